@@ -1,0 +1,61 @@
+"""Entry point of ``spider-vision``: builds the parser from the command modules and runs one.
+
+Bad input is one line on stderr and exit code 2; an expected failure (an
+illegal move, an inconsistent log) is exit code 1; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Sequence
+
+from spider_vision import __version__
+from spider_vision.cli import deal
+from spider_vision.cli.common import EXIT_BAD_INPUT, CommandError
+
+COMMANDS = [deal]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line, exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every command."""
+    parser = _Parser(
+        prog="spider-vision",
+        description="Spider Solitaire from a camera: rules engine, solver, vision and tracking.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
+    for module in COMMANDS:
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command and return its exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    run = getattr(args, "run", None)
+    if run is None:
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(run(args))
+    except CommandError as error:
+        print(f"spider-vision: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("spider-vision: interrupted", file=sys.stderr)
+        return 130
