@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from spider_vision.engine.cards import Card
 from spider_vision.engine.moves import Move
 from spider_vision.engine.position import Position
-from spider_vision.engine.rules import STANDARD, Step, Variant, apply_move, legal_moves, reveal
+from spider_vision.engine.rules import STANDARD, Flip, Step, Variant, apply_move, legal_moves, reveal
 
 __all__ = ["Game", "NothingToRedoError", "NothingToUndoError", "START_SCORE"]
 
@@ -45,7 +45,7 @@ class Game:
     @property
     def moves_made(self) -> int:
         """Moves and deals made so far (undone ones not counted)."""
-        return sum(1 for step in self.history if not _is_reveal(step))
+        return sum(1 for step in self.history if not isinstance(step.move, Flip))
 
     @property
     def score(self) -> int:
@@ -99,8 +99,3 @@ class Game:
         self.history.append(step)
         self.undone.clear()
 
-
-def _is_reveal(step: Step) -> bool:
-    from spider_vision.engine.rules import Flip
-
-    return isinstance(step.move, Flip)

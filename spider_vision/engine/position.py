@@ -138,7 +138,7 @@ class Position:
         position = cls(
             columns=columns,
             stock=_parse_stock(stock_text),
-            removed=_parse_removed(removed_text, mode),
+            removed=_parse_removed(removed_text),
             mode=mode,
         )
         if validate:
@@ -267,7 +267,7 @@ def _parse_stock(text: str) -> tuple[MaybeCard, ...]:
         raise PositionError(f"stock field: {error}") from None
 
 
-def _parse_removed(text: str, mode: SuitMode) -> str:
+def _parse_removed(text: str) -> str:
     if text == "-":
         return ""
     for suit in text:
