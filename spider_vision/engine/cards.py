@@ -45,7 +45,7 @@ class Card:
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13:
             raise NotationError(f"rank {self.rank} is not between 1 (Ace) and 13 (King)")
-        if self.suit not in SUITS:
+        if self.suit not in _SUIT_NAMES:
             raise NotationError(f"suit {self.suit!r} is not one of s, h, d, c")
 
     def __str__(self) -> str:

@@ -57,7 +57,7 @@ def test_card_parse_refuses_the_unknown_card() -> None:
         Card.parse("??")
 
 
-@pytest.mark.parametrize(("rank", "suit"), [(0, "s"), (14, "s"), (-1, "h"), (1, "x"), (1, "S")])
+@pytest.mark.parametrize(("rank", "suit"), [(0, "s"), (14, "s"), (-1, "h"), (1, "x"), (1, "S"), (5, ""), (5, "sh"), (5, "hdc")])
 def test_impossible_cards_cannot_be_built(rank: int, suit: str) -> None:
     with pytest.raises(NotationError):
         Card(rank, suit)
