@@ -179,9 +179,15 @@ def _check_tableau(position: Position, move: TableauMove) -> None:
         )
     if top.rank != base.rank + 1:
         raise WrongRankError(
-            f"wrong rank: {base} cannot go on {top}; only a {rank_name(top.rank - 1)} "
-            f"goes on a {rank_name(top.rank)}"
+            f"wrong rank: {base} cannot go on {top}; only {_a_rank(top.rank - 1)} "
+            f"goes on {_a_rank(top.rank)}"
         )
+
+
+def _a_rank(rank: int) -> str:
+    """A rank with its article, as a player says it: ``a 9``, ``an 8``, ``an A``."""
+    name = rank_name(rank)
+    return f"an {name}" if name in ("A", "8") else f"a {name}"
 
 
 def _check_deal(position: Position, variant: Variant) -> None:

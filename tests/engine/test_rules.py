@@ -103,6 +103,11 @@ ILLEGAL = [
      "blocked deal: column j is empty; fill every column before dealing"),
     (NINETEEN_CARDS_LEFT, "deal", EMPTY_DEALS, BlockedDealError,
      "blocked deal: column j is empty; fill every column before dealing"),
+    (MIXED, "aj", STANDARD, WrongRankError, "wrong rank: 7h cannot go on 9c; only an 8 goes on a 9"),
+    (EMPTY_STOCK, "jg", STANDARD, WrongRankError,
+     "wrong rank: 5s cannot go on 8h; only a 7 goes on an 8"),
+    (TWO_RUNS_BY_DEAL, "ba", STANDARD, WrongRankError,
+     "wrong rank: 5s cannot go on 2h; only an A goes on a 2"),
     (KNOWN_DOWN, "ae", STANDARD, WrongRankError, "wrong rank: 7h cannot go on Tc; only a 9 goes on a T"),
 ]
 
