@@ -143,9 +143,14 @@ class SuitMode(IntEnum):
         """Refuse a card whose suit this mode does not have."""
         if card.suit not in self.suits:
             raise NotationError(
-                f"{card} cannot exist in a {int(self)}-suit game, which uses only "
-                + ", ".join(_SUIT_NAMES[s] for s in self.suits)
+                f"{card} cannot exist in a {int(self)}-suit game, which uses only {self.suit_names}"
             )
+
+    @property
+    def suit_names(self) -> str:
+        """The suits of this mode spelled out, for messages: ``spades and hearts``."""
+        names = [_SUIT_NAMES[suit] for suit in self.suits]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def count_known(cards: Iterable[MaybeCard]) -> Counter[Card]:

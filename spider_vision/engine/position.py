@@ -163,18 +163,50 @@ class Position:
                 raise PositionError(
                     f"removed field: a {suit} run cannot exist in a {int(self.mode)}-suit game"
                 )
-        total = sum(len(column) for column in self.columns) + len(self.stock)
-        total += RUN_LENGTH * len(self.removed)
+        tableau = self.tableau_size()
+        total = tableau + len(self.stock) + RUN_LENGTH * len(self.removed)
         if total != CARDS_IN_GAME:
-            raise PositionError(f"the position holds {total} cards, not 104")
-        counts = self.known_cards()
-        for card, count in sorted(counts.items()):
-            self.mode.check_card(card)
+            raise PositionError(
+                f"the tableau, stock and removed fields hold {total} cards, not 104 "
+                f"({tableau} on the tableau, {len(self.stock)} in the stock, "
+                f"{RUN_LENGTH * len(self.removed)} in removed runs)"
+            )
+        for index, column in enumerate(self.columns):
+            for card in column.cards():
+                if card is not None:
+                    self._check_suit(card, f"tableau field, column {column_letter(index)}")
+        for card in self.stock:
+            if card is not None:
+                self._check_suit(card, "stock field")
+        for card, count in sorted(self.known_cards().items()):
             if count > self.mode.copies:
                 raise PositionError(
-                    f"{card} appears {count} times; a {int(self.mode)}-suit game has "
-                    f"{self.mode.copies} copies"
+                    f"{card} appears {count} times ({self._places(card)}); "
+                    f"a {int(self.mode)}-suit game has {self.mode.copies} copies"
                 )
+
+    def _check_suit(self, card: Card, field: str) -> None:
+        try:
+            self.mode.check_card(card)
+        except NotationError as error:
+            raise PositionError(f"{field}: {error}") from None
+
+    def _places(self, card: Card) -> str:
+        """Where a card lies, by SPN field, for messages: ``tableau field: columns a and c``."""
+        letters = [
+            column_letter(index)
+            for index, column in enumerate(self.columns)
+            if card in column.cards()
+        ]
+        places = []
+        if letters:
+            noun = "column" if len(letters) == 1 else "columns"
+            places.append(f"tableau field: {noun} {_and_list(letters)}")
+        if card in self.stock:
+            places.append("stock field")
+        if card.suit in self.removed:
+            places.append("removed field")
+        return "; ".join(places)
 
     # --- queries -------------------------------------------------------------
 
@@ -232,6 +264,11 @@ class Position:
         """A copy with some columns replaced."""
         columns = tuple(changes.get(index, column) for index, column in enumerate(self.columns))
         return replace(self, columns=columns)
+
+
+def _and_list(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _down_text(down: Iterable[MaybeCard]) -> str:

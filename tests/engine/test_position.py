@@ -14,6 +14,7 @@ from .strategies import MODES, positions
 
 CAMERA_START = "5|Ks/5|9h/5|2c/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 50 - 4"
 MIXED = "Ks??3d|9h??/|/|KhQhJhTh9h8h7h6h5h4h3h2h/2|??/37|5c/|/|/|/|/| 20 sd 4"
+DEAL_1_ONE_SUIT = deal_position(1, 1).spn()
 ALMOST_WON = "|KsQsJsTs9s8s7s6s5s4s3s2s/|As/|/|/|/|/|/|/|/| - sssssss 1"
 
 
@@ -100,7 +101,24 @@ def test_printer_writes_counts_for_unknown_cards_and_explicit_cards_otherwise() 
         ("5|Ks/5|9h/5|2c/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 50 - 3",
          "suits field: suit mode '3' is not 1, 2 or 4"),
         ("5|Ks/5|9h/5|2c/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 40 - 4",
-         "the position holds 94 cards, not 104"),
+         "the tableau, stock and removed fields hold 94 cards, not 104 "
+         "(54 on the tableau, 40 in the stock, 0 in removed runs)"),
+        ("5|Ks/5|9h/5|2c/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 50 ss 4",
+         "the tableau, stock and removed fields hold 130 cards, not 104 "
+         "(54 on the tableau, 50 in the stock, 26 in removed runs)"),
+        ("5|Ks/5|Kh/5|2s/5|Qs/4|7s/4|7s/4|As/4|3s/4|Ts/4|2s 50 - 1",
+         "tableau field, column b: Kh cannot exist in a 1-suit game, which uses only spades"),
+        ("Ks3d??4s5s|Ks/5|9h/5|2s/5|Qs/4|7s/4|7s/4|As/4|3s/4|Ts/4|2s 50 - 2",
+         "tableau field, column a: 3d cannot exist in a 2-suit game, which uses only spades and hearts"),
+        (DEAL_1_ONE_SUIT.replace(" 8s2sJs", " 8s2sJc"),
+         "stock field: Jc cannot exist in a 1-suit game, which uses only spades"),
+        ("5|Ks/5|Ks/5|Ks/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 50 - 4",
+         "Ks appears 3 times (tableau field: columns a, b and c); a 4-suit game has 2 copies"),
+        ("5|Ks/5|9h/5|2c/5|Qd/|7h/|8h/|Ah/4|3d/4|Tc/|2c 40 ss 4",
+         "Ks appears 3 times (tableau field: column a; removed field); a 4-suit game has 2 copies"),
+        (DEAL_1_ONE_SUIT.replace("|2s/", "|Js/", 1),
+         "Js appears 9 times (tableau field: columns a, c, d and e; stock field); "
+         "a 1-suit game has 8 copies"),
         ("5|Ks/5|9h/5|2c/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 49 - 4",
          "stock field: 49 cards is not a multiple of ten"),
         ("5|Ks/5|9h/5|2c/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 50 - 4".replace("Qd", "Xd"),
