@@ -20,8 +20,10 @@ from spider_vision.engine.errors import (
     IllegalMoveError,
     MixedSuitGroupError,
     NotARunError,
+    NotationError,
     NothingToRemoveError,
     OntoAceError,
+    PositionError,
     SameColumnError,
     UnknownCardError,
     WrongRankError,
@@ -376,12 +378,27 @@ def apply_move(
     return Step(position, move, after, tuple(flips), tuple(removals), not reason, reason)
 
 
+def _check_readable(position: Position, column: int, card: Card) -> None:
+    """Refuse a read that would make a position whose cards cannot all exist."""
+    mode = position.mode
+    try:
+        mode.check_card(card)
+    except NotationError as error:
+        raise PositionError(f"column {column_letter(column)}: {error}") from None
+    if position.known_cards()[card] >= mode.copies:
+        raise PositionError(
+            f"column {column_letter(column)}: cannot read {card}: a {int(mode)}-suit game has "
+            f"{mode.copies} copies of it and all are known already"
+        )
+
+
 def reveal(position: Position, column: int, card: Card, variant: Variant = STANDARD) -> Step:
     """Give an unknown face-up card (``??``) of ``column`` the identity that was read.
 
     The lowest unknown face-up card is the one revealed: the one turned over or
     dealt first. A completed run that the reveal makes is removed (unless
-    removal is manual).
+    removal is manual). A card the suit mode does not have, or one whose
+    copies are all known already, is refused with a ``PositionError``.
     """
     pile = position.columns[column]
     try:
@@ -390,6 +407,7 @@ def reveal(position: Position, column: int, card: Card, variant: Variant = STAND
         raise UnknownCardError(
             f"column {column_letter(column)} has no unread face-up card to reveal"
         ) from None
+    _check_readable(position, column, card)
     columns = list(position.columns)
     columns[column] = Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1 :])
     removals, flips = _settle(columns, [column], variant)

@@ -21,6 +21,7 @@ from spider_vision.engine import (
     NothingToRemoveError,
     OntoAceError,
     Position,
+    PositionError,
     Removal,
     Removed,
     SameColumnError,
@@ -252,6 +253,24 @@ def test_reveal_fills_the_lowest_unread_card_first() -> None:
     assert second.columns[0].up == (Card(8, "c"), Card(7, "d"))
     with pytest.raises(UnknownCardError, match="column a has no unread face-up card to reveal"):
         reveal(second, 0, Card(6, "d"))
+
+
+@pytest.mark.parametrize(
+    ("spn", "card", "message"),
+    [
+        ("5|Ks/5|9s/5|2s/5|Qs/4|7s/4|7s/4|As/4|3s/4|Ts/4|2s 50 - 1", "Kh",
+         "column a: Kh cannot exist in a 1-suit game, which uses only spades"),
+        ("5|Qd/5|9h/5|2c/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 50 - 4", "Qd",
+         "column a: cannot read Qd: a 4-suit game has 2 copies of it and all are known already"),
+        ("2|Ks/4|9d/4|2c/4|Qd/4|7s/4|7s/4|Ac/4|3d/4|Tc/4|2c 30 hh 4", "5h",
+         "column a: cannot read 5h: a 4-suit game has 2 copies of it and all are known already"),
+    ],
+)
+def test_reading_a_card_that_cannot_be_there_is_refused(spn: str, card: str, message: str) -> None:
+    dealt = apply_move(Position.from_spn(spn), Deal()).after
+    with pytest.raises(PositionError) as error:
+        reveal(dealt, 0, parse_card(card))
+    assert str(error.value) == message
 
 
 def test_reading_the_card_that_completes_a_run_removes_it() -> None:
