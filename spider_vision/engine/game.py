@@ -60,8 +60,11 @@ class Game:
 
     @property
     def is_lost(self) -> bool:
-        """No legal move and no win."""
-        return not self.is_won and not self.legal_moves()
+        """No legal move, no win, and no face-up card left to read (a read may open moves)."""
+        position = self.position
+        if position.is_won or any(None in column.up for column in position.columns):
+            return False
+        return not self.legal_moves()
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the current position."""

@@ -88,6 +88,27 @@ def test_a_game_with_no_legal_move_is_lost() -> None:
     assert game.legal_moves() == [] and game.is_lost and not game.is_won
 
 
+def test_a_game_waiting_for_cards_to_be_read_is_not_lost() -> None:
+    game = Game(deal_position(3, 4).observed())
+    for _ in range(5):
+        game.play(Deal())
+    assert all(column.top is None for column in game.position.columns)
+    assert game.legal_moves() == []
+    assert not game.is_lost
+    stock = deal_position(3, 4).stock
+    for row in range(5):
+        for column in range(10):
+            game.read(column, stock[10 * row + column])
+    assert game.position == apply_deals(deal_position(3, 4), 5).observed()
+    assert game.is_lost == (game.legal_moves() == [])
+
+
+def apply_deals(position: Position, deals: int) -> Position:
+    for _ in range(deals):
+        position = apply_move(position, Deal()).after
+    return position
+
+
 def test_undo_at_the_start_and_redo_with_nothing_undone_are_refused() -> None:
     game = Game(deal_position(5, 2))
     with pytest.raises(NothingToUndoError, match="nothing to undo"):
