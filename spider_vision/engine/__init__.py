@@ -34,6 +34,7 @@ from spider_vision.engine.rules import (
     check_move,
     is_legal,
     legal_moves,
+    legal_steps,
     resolve_move,
     reveal,
 )
@@ -47,6 +48,6 @@ __all__ = [
     "SameColumnError", "SpiderError", "Step", "SuitMode", "TableauMove", "UnknownCardError",
     "Variant", "WrongRankError",
     "apply_move", "card_text", "check_move", "column_index", "column_letter", "deal_order",
-    "deal_position", "is_legal", "legal_moves", "parse_card", "parse_cards", "parse_move",
+    "deal_position", "is_legal", "legal_moves", "legal_steps", "parse_card", "parse_cards", "parse_move",
     "resolve_move", "reveal",
 ]

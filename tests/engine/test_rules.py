@@ -33,6 +33,7 @@ from spider_vision.engine import (
     check_move,
     is_legal,
     legal_moves,
+    legal_steps,
     parse_card,
     parse_move,
     resolve_move,
@@ -349,16 +350,27 @@ def test_legal_moves_are_exactly_the_moves_check_move_accepts(position: Position
         here = step.after
         legal = legal_moves(here, variant)
         assert len(set(legal)) == len(legal)
+        assert legal == sorted(legal, key=_listing_order)
         candidates = candidate_moves(here)
         accepted = [move for move in candidates if is_legal(here, move, variant)]
         assert set(accepted) == set(legal)
         for move in legal:
             check_move(here, move, variant)
+        assert legal_steps(here, variant) == [apply_move(here, move, variant) for move in legal]
         for move in rng.sample(candidates, 20):
             if move not in legal:
                 with pytest.raises(IllegalMoveError) as error:
                     check_move(here, move, variant)
                 assert str(error.value)
+
+
+def _listing_order(move: object) -> tuple[int, int, int, int]:
+    """The order legal_moves promises: tableau moves by source, target, count; removals; the deal."""
+    if isinstance(move, TableauMove):
+        return (0, move.source, move.target, move.count)
+    if isinstance(move, Removal):
+        return (1, move.column, 0, 0)
+    return (2, 0, 0, 0)
 
 
 @settings(max_examples=40, deadline=None)
