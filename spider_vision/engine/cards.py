@@ -15,6 +15,7 @@ from typing import Iterable, Optional
 from spider_vision.engine.errors import NotationError
 
 __all__ = [
+    "CARDS_IN_GAME",
     "RANKS",
     "SUITS",
     "Card",
@@ -26,6 +27,7 @@ __all__ = [
     "parse_cards",
 ]
 
+CARDS_IN_GAME = 104
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
 UNKNOWN = "??"

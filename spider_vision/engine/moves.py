@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
+from spider_vision.engine.cards import CARDS_IN_GAME
 from spider_vision.engine.errors import NotationError
 
 __all__ = [
@@ -51,8 +52,10 @@ class TableauMove:
     def __post_init__(self) -> None:
         if not (0 <= self.source < 10 and 0 <= self.target < 10):
             raise NotationError("columns are a to j")
-        if not 1 <= self.count <= 12 * 8 + 7:
+        if self.count < 1:
             raise NotationError(f"a move takes at least one card, not {self.count}")
+        if self.count > CARDS_IN_GAME:
+            raise NotationError(f"a move takes at most {CARDS_IN_GAME} cards, not {self.count}")
 
     def __str__(self) -> str:
         text = column_letter(self.source) + column_letter(self.target)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 from spider_vision.engine.cards import (
+    CARDS_IN_GAME,
     RANKS,
     Card,
     MaybeCard,
@@ -26,7 +27,6 @@ from spider_vision.engine.moves import column_letter
 
 __all__ = ["CARDS_IN_GAME", "Column", "Position", "RUN_LENGTH"]
 
-CARDS_IN_GAME = 104
 RUN_LENGTH = 13
 COLUMNS = 10
 

@@ -51,7 +51,7 @@ def candidate_moves(position: Position) -> list[Move]:
     for source, column in enumerate(position.columns):
         moves.append(Removal(source))
         for target in range(10):
-            for count in range(1, len(column.up) + 2):
+            for count in range(1, min(len(column.up) + 1, 104) + 1):
                 moves.append(TableauMove(source, target, count))
     return moves
 

@@ -68,6 +68,20 @@ def test_impossible_tableau_moves_cannot_be_built(source: int, target: int, coun
         TableauMove(source, target, count)
 
 
+@pytest.mark.parametrize(
+    ("count", "message"),
+    [(0, "a move takes at least one card, not 0"), (105, "a move takes at most 104 cards, not 105")],
+)
+def test_a_count_outside_the_deck_is_refused_saying_why(count: int, message: str) -> None:
+    with pytest.raises(NotationError) as error:
+        TableauMove(0, 1, count)
+    assert str(error.value) == message
+
+
+def test_a_move_may_take_every_card_of_the_game() -> None:
+    assert str(TableauMove(0, 1, 104)) == "ab104"
+
+
 def test_columns_are_letters_a_to_j() -> None:
     assert [column_letter(i) for i in range(10)] == list("abcdefghij")
     assert [column_index(letter) for letter in "abcdefghij"] == list(range(10))
