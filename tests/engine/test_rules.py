@@ -40,7 +40,7 @@ from spider_vision.engine import (
     reveal,
 )
 
-from .strategies import VARIANTS, candidate_moves, deals, play_randomly
+from .strategies import VARIANTS, candidate_moves, deals, play_randomly, positions
 
 # a: a mixed-suit group, b: a ten, c: empty, d: a broken run, f: an Ace, g: a card not read yet,
 # h: one card and nothing under it.
@@ -362,6 +362,18 @@ def test_legal_moves_are_exactly_the_moves_check_move_accepts(position: Position
                 with pytest.raises(IllegalMoveError) as error:
                     check_move(here, move, variant)
                 assert str(error.value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(), st.sampled_from(VARIANTS))
+def test_any_position_even_with_unread_cards_lists_what_check_move_accepts(
+    position: Position, variant: Variant
+) -> None:
+    legal = legal_moves(position, variant)
+    assert set(legal) == {move for move in candidate_moves(position) if is_legal(position, move, variant)}
+    for step in legal_steps(position, variant):
+        assert step.after.tableau_size() + len(step.after.stock) + 13 * len(step.after.removed) == 104
+        step.after.validate()
 
 
 def _listing_order(move: object) -> tuple[int, int, int, int]:
