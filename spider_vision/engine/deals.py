@@ -43,7 +43,7 @@ def index_card(index: int, mode: SuitMode) -> Card:
 
 def deal_position(number: int, mode: SuitMode | int) -> Position:
     """The full-information starting position of deal ``number`` in suit mode ``mode``."""
-    mode = SuitMode(mode)
+    mode = SuitMode.parse(mode)
     cards = [index_card(index, mode) for index in deal_order(number)]
     piles: list[list[Card]] = [[] for _ in range(10)]
     for k, card in enumerate(cards[:_TABLEAU_CARDS]):

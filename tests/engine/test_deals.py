@@ -103,3 +103,9 @@ def test_changing_the_suit_mode_keeps_every_rank_in_place(number: int) -> None:
 def test_deal_numbers_outside_32_bits_are_refused(number: int) -> None:
     with pytest.raises(NotationError, match=str(number)):
         deal_position(number, 4)
+
+
+@pytest.mark.parametrize("mode", [3, 0, "x"])
+def test_a_suit_mode_other_than_1_2_4_is_refused_quoting_it(mode: object) -> None:
+    with pytest.raises(NotationError, match=f"suit mode '{mode}' is not 1, 2 or 4"):
+        deal_position(0, mode)  # type: ignore[arg-type]
