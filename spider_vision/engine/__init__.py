@@ -48,6 +48,6 @@ __all__ = [
     "SameColumnError", "SpiderError", "Step", "SuitMode", "TableauMove", "UnknownCardError",
     "Variant", "WrongRankError",
     "apply_move", "card_text", "check_move", "column_index", "column_letter", "deal_order",
-    "deal_position", "is_legal", "legal_moves", "legal_steps", "parse_card", "parse_cards", "parse_move",
-    "resolve_move", "reveal",
+    "deal_position", "is_legal", "legal_moves", "legal_steps", "parse_card", "parse_cards",
+    "parse_move", "resolve_move", "reveal",
 ]

@@ -8,7 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spider_vision.engine import RANKS, SUITS, Card, NotationError, SuitMode, card_text, parse_card, parse_cards
+from spider_vision.engine import (
+    RANKS,
+    SUITS,
+    Card,
+    NotationError,
+    SuitMode,
+    card_text,
+    parse_card,
+    parse_cards,
+)
 
 ALL_CARDS = [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]
 
@@ -57,7 +66,10 @@ def test_card_parse_refuses_the_unknown_card() -> None:
         Card.parse("??")
 
 
-@pytest.mark.parametrize(("rank", "suit"), [(0, "s"), (14, "s"), (-1, "h"), (1, "x"), (1, "S"), (5, ""), (5, "sh"), (5, "hdc")])
+@pytest.mark.parametrize(
+    ("rank", "suit"),
+    [(0, "s"), (14, "s"), (-1, "h"), (1, "x"), (1, "S"), (5, ""), (5, "sh"), (5, "hdc")],
+)
 def test_impossible_cards_cannot_be_built(rank: int, suit: str) -> None:
     with pytest.raises(NotationError):
         Card(rank, suit)
@@ -77,7 +89,9 @@ def test_parse_cards_reads_cards_written_together(text: str, cards: tuple) -> No
     assert parse_cards(text) == cards
 
 
-@pytest.mark.parametrize(("text", "quoted"), [("Ks9x", "'9x'"), ("Ks?", "'?'"), ("Ks1", "'1'"), ("KsXs", "'Xs'")])
+@pytest.mark.parametrize(
+    ("text", "quoted"), [("Ks9x", "'9x'"), ("Ks?", "'?'"), ("Ks1", "'1'"), ("KsXs", "'Xs'")]
+)
 def test_parse_cards_quotes_what_it_cannot_read(text: str, quoted: str) -> None:
     with pytest.raises(NotationError) as error:
         parse_cards(text)
@@ -101,7 +115,10 @@ def test_each_mode_has_104_cards_in_its_suits(mode: SuitMode, suits: str, copies
     assert deck == Counter({Card(rank, suit): copies for suit in suits for rank in range(1, 14)})
 
 
-@pytest.mark.parametrize(("text", "mode"), [("1", SuitMode.ONE), ("2", SuitMode.TWO), ("4", SuitMode.FOUR), (4, SuitMode.FOUR)])
+@pytest.mark.parametrize(
+    ("text", "mode"),
+    [("1", SuitMode.ONE), ("2", SuitMode.TWO), ("4", SuitMode.FOUR), (4, SuitMode.FOUR)],
+)
 def test_suit_mode_parses(text: object, mode: SuitMode) -> None:
     assert SuitMode.parse(text) is mode
 

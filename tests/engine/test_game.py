@@ -161,7 +161,9 @@ def test_random_play_keeps_every_card_and_undo_redo_are_exact_inverses(
 
 @settings(max_examples=20, deadline=None)
 @given(deals(), st.integers(0, 2**32 - 1))
-def test_random_undo_and_redo_in_between_moves_land_on_the_same_positions(start: Position, seed: int) -> None:
+def test_random_undo_and_redo_in_between_moves_land_on_the_same_positions(
+    start: Position, seed: int
+) -> None:
     rng = random.Random(seed)
     game = Game(start, STANDARD)
     line = [start]

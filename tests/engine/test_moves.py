@@ -62,7 +62,9 @@ def test_tableau_moves_read_back(source: int, target: int, count: int) -> None:
     assert parse_move(str(move)) == (move, count == 1)
 
 
-@pytest.mark.parametrize(("source", "target", "count"), [(-1, 0, 1), (0, 10, 1), (10, 0, 1), (0, 1, 0), (0, 1, -2)])
+@pytest.mark.parametrize(
+    ("source", "target", "count"), [(-1, 0, 1), (0, 10, 1), (10, 0, 1), (0, 1, 0), (0, 1, -2)]
+)
 def test_impossible_tableau_moves_cannot_be_built(source: int, target: int, count: int) -> None:
     with pytest.raises(NotationError):
         TableauMove(source, target, count)

@@ -306,7 +306,10 @@ def test_forced_moves_are_carried_out_and_keep_their_reason(spn: str, text: str,
     assert step.after.tableau_size() + len(step.after.stock) == position.tableau_size() + len(position.stock)
 
 
-@pytest.mark.parametrize(("spn", "text"), [(MIXED, "aa"), (MIXED, "cb"), (MIXED, "ab4"), (EMPTY_STOCK, "deal"), (MIXED, "xa")])
+@pytest.mark.parametrize(
+    ("spn", "text"),
+    [(MIXED, "aa"), (MIXED, "cb"), (MIXED, "ab4"), (EMPTY_STOCK, "deal"), (MIXED, "xa")],
+)
 def test_moves_that_cannot_be_made_even_physically_raise_when_forced(spn: str, text: str) -> None:
     with pytest.raises(IllegalMoveError):
         apply_move(Position.from_spn(spn), parse_move(text)[0], force=True)
@@ -344,7 +347,9 @@ def test_resolved_move_without_legal_count_explains_the_real_problem() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(deals(), st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
-def test_legal_moves_are_exactly_the_moves_check_move_accepts(position: Position, variant: Variant, seed: int) -> None:
+def test_legal_moves_are_exactly_the_moves_check_move_accepts(
+    position: Position, variant: Variant, seed: int
+) -> None:
     rng = random.Random(seed)
     for step in play_randomly(position, variant, rng, 40):
         here = step.after
