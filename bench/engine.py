@@ -4,7 +4,9 @@ Positions come from random play out of numbered deals in every suit mode
 (collected first, untimed). The timed part expands each position the way a
 solver does: ``legal_moves`` once, then ``apply_move`` for every legal move.
 The figure is expanded positions per second (and applied moves per second);
-``legal_steps``, where the engine has it, is measured as well.
+``legal_steps``, where the engine has it, is measured as well. The steps are
+dropped at once, so the garbage collector hardly runs; a search that keeps
+its positions also pays for collection (``gc.freeze()`` after set-up helps).
 
 ``--baseline REV`` runs the same measurement on the engine of git revision
 ``REV`` in a child process first, so that before and after are measured in
@@ -22,12 +24,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spider_vision.engine import Position
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def collect_positions(deals: int, plies: int, seed: int) -> list[tuple[object, object]]:
-    """Random play from deals 0..deals-1 in each mode; every position reached, with its mode."""
+def collect_positions(deals: int, plies: int, seed: int) -> list[Position]:
+    """Random play from deals 0..deals-1 in each mode; every position reached."""
     from spider_vision.engine import STANDARD, SuitMode, apply_move, deal_position, legal_moves
 
     rng = random.Random(seed)
@@ -36,7 +42,7 @@ def collect_positions(deals: int, plies: int, seed: int) -> list[tuple[object, o
         for number in range(deals):
             position = deal_position(number, mode)
             for _ in range(plies):
-                positions.append((mode, position))
+                positions.append(position)
                 moves = legal_moves(position, STANDARD)
                 if not moves:
                     break
@@ -44,20 +50,20 @@ def collect_positions(deals: int, plies: int, seed: int) -> list[tuple[object, o
     return positions
 
 
-def expand(positions: list[tuple[object, object]]) -> tuple[float, int]:
+def expand(positions: list[Position]) -> tuple[float, int]:
     """Time legal_moves plus apply_move of every legal move; return seconds and moves applied."""
     from spider_vision.engine import STANDARD, apply_move, legal_moves
 
     applied = 0
     start = time.perf_counter()
-    for _, position in positions:
+    for position in positions:
         for move in legal_moves(position, STANDARD):
             apply_move(position, move, STANDARD)
             applied += 1
     return time.perf_counter() - start, applied
 
 
-def expand_with_legal_steps(positions: list[tuple[object, object]]) -> tuple[float, int] | None:
+def expand_with_legal_steps(positions: list[Position]) -> tuple[float, int] | None:
     """Time ``legal_steps`` (moves carried out without a second check), where the engine has it."""
     from spider_vision import engine
 
@@ -65,12 +71,13 @@ def expand_with_legal_steps(positions: list[tuple[object, object]]) -> tuple[flo
         return None
     applied = 0
     start = time.perf_counter()
-    for _, position in positions:
+    for position in positions:
         applied += len(engine.legal_steps(position, engine.STANDARD))
     return time.perf_counter() - start, applied
 
 
 def measure(args: argparse.Namespace, label: str) -> None:
+    """Print the figures of both ways of expanding, best of ``args.repeat`` runs."""
     positions = collect_positions(args.deals, args.plies, args.seed)
     for name, method in (
         ("legal_moves + apply_move", expand),
@@ -99,9 +106,12 @@ def run_baseline(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         archive = subprocess.run(
             ["git", "-C", str(ROOT), "archive", args.baseline, "spider_vision"],
-            check=True, capture_output=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            capture_output=True,
+        )
+        if archive.returncode:
+            print(f"bench: cannot read revision '{args.baseline}' from git", file=sys.stderr)
+            sys.exit(2)
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         command = [
             sys.executable, str(Path(__file__).resolve()), "--deals", str(args.deals),
             "--plies", str(args.plies), "--repeat", str(args.repeat), "--seed", str(args.seed),

@@ -30,3 +30,12 @@ def test_bench_measures_a_baseline_revision_first() -> None:
     lines = run_bench("--baseline", "HEAD").splitlines()
     assert lines[0].startswith("baseline HEAD, legal_moves + apply_move: 15 positions, ")
     assert lines[-1].startswith("current, legal_steps: 15 positions, ")
+
+
+def test_bench_refuses_an_unknown_revision_in_one_line() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "engine.py"), "--baseline", "no-such-revision"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr == "bench: cannot read revision 'no-such-revision' from git\n"
