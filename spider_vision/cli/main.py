@@ -12,10 +12,10 @@ import sys
 from typing import Sequence
 
 from spider_vision import __version__
-from spider_vision.cli import deal
+from spider_vision.cli import apply, deal, main_job, moves, play, replay
 from spider_vision.cli.common import EXIT_BAD_INPUT, CommandError
 
-COMMANDS = [deal]
+COMMANDS = [deal, moves, apply, replay, play]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,8 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     run = getattr(args, "run", None)
     if run is None:
-        parser.print_help()
-        return EXIT_BAD_INPUT
+        run = main_job.run
     try:
         return int(run(args))
     except CommandError as error:
