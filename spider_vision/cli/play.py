@@ -27,6 +27,8 @@ from spider_vision.engine import (
 )
 from spider_vision.gamelog import LogWriter
 
+_SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+
 HELP = """\
 Commands:
   ed, ed3   move cards from column e to column d (the count may be left out
@@ -51,7 +53,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(run=run)
 
 
-class _Session:
+class PlaySession:
     """One terminal game: the engine's game, the log writer and what is printed."""
 
     def __init__(self, game: Game, deal: int, writer: LogWriter | None) -> None:
@@ -121,7 +123,7 @@ class _Session:
             self.writer.step(step)
         self.show()
         for removed in step.removals:
-            print(f"a run of {removed.suit} was completed and removed")
+            print(f"a run of {_SUIT_NAMES[removed.suit]} was completed and removed")
         if self.game.is_won:
             print(f"You won! All eight runs removed in {self.game.moves_made} moves, "
                   f"score {self.game.score}.")
@@ -145,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             )
         except OSError as error:
             raise CommandError(f"cannot write {args.log}: {error.strerror or error}") from None
-    session = _Session(Game(start, STANDARD), args.deal, writer)
+    session = PlaySession(Game(start, STANDARD), args.deal, writer)
     interactive = sys.stdin.isatty()
     print(f"Spider, deal {args.deal} in {int(args.suits)} suits. Type ? for help.")
     session.show()

@@ -15,6 +15,10 @@ from dataclasses import dataclass, field, replace
 
 from spider_vision.engine import (
     Column,
+    EmptySourceError,
+    EmptyStockError,
+    FaceDownCardsError,
+    SameColumnError,
     IllegalMoveError,
     Move,
     NotationError,
@@ -45,6 +49,8 @@ from spider_vision.gamelog.reader import GameLog, LogDamage, LoggedEvent
 __all__ = ["Mismatch", "Replay", "ReplayedEvent", "describe", "replay", "replay_events", "spn_difference"]
 
 _SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+# Moves that cannot be made even by hand (apply_move refuses them with force too).
+_PHYSICAL = (SameColumnError, EmptySourceError, FaceDownCardsError, EmptyStockError)
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,8 @@ def _apply_move(state: _State, event: MoveEvent) -> str:
     try:
         check_move(before, move, state.variant)
         reason = ""
+    except _PHYSICAL as error:
+        raise _Inconsistent(f"{move} cannot be made even by hand: {error}") from None
     except IllegalMoveError as error:
         reason = str(error)
     if event.legal and reason:

@@ -20,12 +20,16 @@ from spider_vision.engine import (
     STANDARD,
     BlockedDealError,
     Deal,
+    EmptySourceError,
+    EmptyStockError,
+    FaceDownCardsError,
     Game,
     IllegalMoveError,
     MixedSuitGroupError,
     Move,
     Position,
     Removal,
+    SameColumnError,
     Step,
     SuitMode,
     TableauMove,
@@ -42,7 +46,8 @@ from spider_vision.gamelog.writer import events_from_step
 __all__ = ["PlayedGame", "random_game", "sample_game", "write_game"]
 
 SAMPLE_STARTED = "2026-01-01T00:00:00+00:00"
-_PHYSICAL = ("SameColumnError", "EmptySourceError", "FaceDownCardsError", "EmptyStockError")
+# Refusals that even a player at the table cannot get round.
+_PHYSICAL = (SameColumnError, EmptySourceError, FaceDownCardsError, EmptyStockError)
 
 
 @dataclass(frozen=True)
@@ -181,7 +186,7 @@ def _illegal_moves(position: Position, variant: Variant) -> list[tuple[Move, Ill
         try:
             check_move(position, move, variant)
         except IllegalMoveError as error:
-            if type(error).__name__ not in _PHYSICAL:
+            if not isinstance(error, _PHYSICAL):
                 found.append((move, error))
     return found
 
