@@ -247,12 +247,16 @@ def sample_game(seed: int = 7) -> PlayedGame:
     start = deal_position(1, SuitMode.TWO)
     recorder = _Recorder(Game(start, STANDARD), observed=False)
     mixed = blocked = undone = False
+    done_at: int | None = None
     last: Move | None = None
     for _ in range(400):
         game = recorder.game
         illegal = _illegal_moves(game.position, STANDARD)
         if not mixed and game.moves_made >= 5:
-            group = [m for m, e in illegal if isinstance(e, MixedSuitGroupError)]
+            group = [
+                m for m, e in illegal
+                if isinstance(e, MixedSuitGroupError) and _fits(game.position, m)
+            ]
             if group:
                 recorder.play(group[0], force=True)
                 mixed = True
@@ -270,12 +274,22 @@ def sample_game(seed: int = 7) -> PlayedGame:
             recorder.undo()
             undone = True
             last = None
-        if mixed and blocked and game.moves_made >= 40:
-            break
+        if mixed and blocked:
+            done_at = game.moves_made if done_at is None else done_at
+            if game.moves_made >= max(40, done_at + 8):
+                break
     if not (mixed and blocked and undone):
         raise RuntimeError(f"seed {seed} gave no mixed-suit move or no blocked deal; try another")
     header = Header(start, STANDARD, 1, "deal", SAMPLE_STARTED)
     return PlayedGame(header, tuple(recorder.events))
+
+
+def _fits(position: Position, move: Move) -> bool:
+    """Whether a tableau move's lowest card goes on the target by rank (suits aside)."""
+    assert isinstance(move, TableauMove)
+    top = position.columns[move.target].top
+    base = position.columns[move.source].up[-move.count]
+    return top is not None and base is not None and top.rank == base.rank + 1
 
 
 def write_game(game: PlayedGame, path: str | Path) -> None:
