@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import argparse
 
-from spider_vision.engine import NotationError, Position, SuitMode
+from spider_vision.engine import NotationError, Position, SuitMode, Variant
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_OK", "CommandError", "position_arg", "suits_arg"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "CommandError",
+    "add_variant_args",
+    "position_arg",
+    "suits_arg",
+    "variant_from",
+]
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -35,3 +44,24 @@ def suits_arg(text: str) -> SuitMode:
         return SuitMode.parse(text)
     except NotationError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_variant_args(parser: argparse.ArgumentParser) -> None:
+    """The rule-variant options shared by commands that judge moves."""
+    parser.add_argument(
+        "--deal-with-empty-columns",
+        action="store_true",
+        help="allow a deal with an empty column when fewer than ten cards are on the tableau",
+    )
+    parser.add_argument(
+        "--manual-removal",
+        action="store_true",
+        help="completed runs stay until removed with x<column> (xd)",
+    )
+
+
+def variant_from(args: argparse.Namespace) -> Variant:
+    """The variant chosen by ``add_variant_args`` options."""
+    return Variant(
+        deal_with_empty_columns=args.deal_with_empty_columns, manual_removal=args.manual_removal
+    )

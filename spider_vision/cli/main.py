@@ -1,5 +1,7 @@
 """Entry point of ``spider-vision``: builds the parser from the command modules and runs one.
 
+With no command it runs the main job (``spider_vision.cli.main_job``).
+
 Bad input is one line on stderr and exit code 2; an expected failure (an
 illegal move, an inconsistent log) is exit code 1; never a traceback.
 """
@@ -8,14 +10,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from typing import Sequence
 
 from spider_vision import __version__
-from spider_vision.cli import deal
-from spider_vision.cli.common import EXIT_BAD_INPUT, CommandError
+from spider_vision.cli import apply, deal, main_job, moves, play, replay
+from spider_vision.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, CommandError
 
-COMMANDS = [deal]
+COMMANDS = [deal, moves, apply, replay, play]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,8 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     run = getattr(args, "run", None)
     if run is None:
-        parser.print_help()
-        return EXIT_BAD_INPUT
+        run = main_job.run
     try:
         return int(run(args))
     except CommandError as error:
@@ -59,3 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("spider-vision: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (``| head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
