@@ -395,17 +395,17 @@ def _carry_out(position: Position, move: Move, variant: Variant, reason: str) ->
     return Step(position, move, after, tuple(flips), tuple(removals), not reason, reason)
 
 
-def _check_readable(position: Position, column: int, card: Card) -> None:
+def _check_readable(position: Position, card: Card) -> None:
     """Refuse a read that would make a position whose cards cannot all exist."""
     mode = position.mode
     try:
         mode.check_card(card)
     except NotationError as error:
-        raise PositionError(f"column {column_letter(column)}: {error}") from None
+        raise PositionError(str(error)) from None
     if position.known_cards()[card] >= mode.copies:
         raise PositionError(
-            f"column {column_letter(column)}: cannot read {card}: a {int(mode)}-suit game has "
-            f"{mode.copies} copies of it and all are known already"
+            f"a {int(mode)}-suit game has {mode.copies} copies of {card} "
+            "and all are known already"
         )
 
 
@@ -424,7 +424,7 @@ def reveal(position: Position, column: int, card: Card, variant: Variant = STAND
         raise UnknownCardError(
             f"column {column_letter(column)} has no unread face-up card to reveal"
         ) from None
-    _check_readable(position, column, card)
+    _check_readable(position, card)
     columns = list(position.columns)
     columns[column] = Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1 :])
     removals, flips = _settle(columns, [column], variant)

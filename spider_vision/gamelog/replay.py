@@ -222,6 +222,8 @@ def _apply_flip(state: _State, event: FlipEvent) -> None:
         raise _Inconsistent(
             f"column {letter} has no card turned over and not yet read; the log reads {card}"
         ) from None
+    except NotationError as error:
+        raise _Inconsistent(f"reading {card} in column {letter}: {error}") from None
     try:
         step.after.validate()
     except NotationError as error:

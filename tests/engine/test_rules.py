@@ -262,11 +262,11 @@ def test_reveal_fills_the_lowest_unread_card_first() -> None:
     ("spn", "card", "message"),
     [
         ("5|Ks/5|9s/5|2s/5|Qs/4|7s/4|7s/4|As/4|3s/4|Ts/4|2s 50 - 1", "Kh",
-         "column a: Kh cannot exist in a 1-suit game, which uses only spades"),
+         "Kh cannot exist in a 1-suit game, which uses only spades"),
         ("5|Qd/5|9h/5|2c/5|Qd/4|7s/4|7s/4|Ah/4|3d/4|Tc/4|2c 50 - 4", "Qd",
-         "column a: cannot read Qd: a 4-suit game has 2 copies of it and all are known already"),
+         "a 4-suit game has 2 copies of Qd and all are known already"),
         ("2|Ks/4|9d/4|2c/4|Qd/4|7s/4|7s/4|Ac/4|3d/4|Tc/4|2c 30 hh 4", "5h",
-         "column a: cannot read 5h: a 4-suit game has 2 copies of it and all are known already"),
+         "a 4-suit game has 2 copies of 5h and all are known already"),
     ],
 )
 def test_reading_a_card_that_cannot_be_there_is_refused(spn: str, card: str, message: str) -> None:
