@@ -1,0 +1,133 @@
+"""Play whole games with the hint engine seeing only what a player sees; print win rates.
+
+The harness keeps the true deal. The hint engine is given the observed
+position only (face-down cards and stock as counts, cards revealed as they turn
+over), its move is played on the true position, and the game goes on until it
+is won, lost (no legal move), or stuck (a position seen three times, or the
+move cap). Games run in parallel processes.
+
+    python3 bench/play.py --deals 30 --suits 1 2 4 --movetime 0.5 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from spider_vision.engine import Game, SuitMode, deal_position  # noqa: E402
+from spider_vision.hint import HintLimits, HintSession  # noqa: E402
+
+MOVE_CAP = 2000
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game."""
+
+    deal: int
+    suits: int
+    won: bool
+    moves: int
+    hints: int
+    hint_seconds: float
+    ending: str
+
+
+def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
+    """Play deal ``deal`` to the end with hints only; the hint never sees hidden cards."""
+    game = Game(deal_position(deal, SuitMode(suits)))
+    session = HintSession(limits)
+    repeats: Counter[str] = Counter()
+    hints = 0
+    seconds = 0.0
+    ending = "move cap"
+    while game.moves_made < MOVE_CAP:
+        if game.is_won:
+            ending = "won"
+            break
+        observed = game.position.observed()
+        repeats[observed.spn()] += 1
+        if repeats[observed.spn()] >= 3:
+            ending = "stuck"
+            break
+        started = time.perf_counter()
+        advice = session.hint(observed)
+        seconds += time.perf_counter() - started
+        hints += 1
+        if advice.move is None:
+            ending = "lost"
+            break
+        game.play(advice.move)
+    return GameResult(deal, suits, game.is_won, game.moves_made, hints, seconds, ending)
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return (0.0, 1.0)
+    rate = wins / games
+    centre = rate + z * z / (2 * games)
+    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    divisor = 1 + z * z / games
+    return ((centre - spread) / divisor, (centre + spread) / divisor)
+
+
+def _run(task: tuple[int, int, HintLimits]) -> GameResult:
+    return play_game(*task)
+
+
+def main() -> int:
+    """Run the games and print one line per suit mode."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--deals", type=int, default=30, help="play deals 1..N (default 30)")
+    parser.add_argument("--first", type=int, default=1, help="first deal number (default 1)")
+    parser.add_argument("--suits", type=int, nargs="+", default=[1, 2, 4], choices=[1, 2, 4])
+    parser.add_argument("--movetime", type=float, default=0.5, help="seconds per hint")
+    parser.add_argument("--samples", type=int, default=HintLimits().samples)
+    parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
+    parser.add_argument("--verbose", action="store_true", help="print every game")
+    args = parser.parse_args()
+    limits = HintLimits(movetime=args.movetime, samples=args.samples)
+    print(
+        f"hint engine: movetime {args.movetime}s, {args.samples} samples; "
+        f"deals {args.first}..{args.first + args.deals - 1}; {args.jobs} processes"
+    )
+    print(
+        f"{'suits':>5} {'won':>9} {'rate':>6} {'95% interval':>15} {'moves/game':>11} "
+        f"{'s/move':>7} {'wall s':>7}"
+    )
+    for suits in args.suits:
+        tasks = [(deal, suits, limits) for deal in range(args.first, args.first + args.deals)]
+        started = time.perf_counter()
+        with multiprocessing.Pool(args.jobs) as pool:
+            results = pool.map(_run, tasks, chunksize=1)
+        wall = time.perf_counter() - started
+        if args.verbose:
+            for result in results:
+                per_hint = result.hint_seconds / max(result.hints, 1)
+                print(
+                    f"  deal {result.deal} ({result.suits} suits): {result.ending}, "
+                    f"{result.moves} moves, {per_hint:.3f} s/hint"
+                )
+        wins = sum(result.won for result in results)
+        low, high = wilson(wins, len(results))
+        moves = statistics.mean(result.moves for result in results)
+        per_move = sum(r.hint_seconds for r in results) / max(sum(r.hints for r in results), 1)
+        print(
+            f"{suits:>5} {wins:>4}/{len(results):<4} {wins / len(results):>6.1%} "
+            f"{low:>7.1%}-{high:<7.1%} {moves:>11.1f} {per_move:>7.3f} {wall:>7.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

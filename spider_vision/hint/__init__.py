@@ -1,0 +1,18 @@
+"""Hints for a player who cannot see face-down cards: determinised search with tactical fallback."""
+
+from __future__ import annotations
+
+from spider_vision.hint.advisor import Hint, HintLimits, HintSession, hint
+from spider_vision.hint.knowledge import Knowledge, determinise
+from spider_vision.hint.tactics import explain, tactical_score
+
+__all__ = [
+    "Hint",
+    "HintLimits",
+    "HintSession",
+    "Knowledge",
+    "determinise",
+    "explain",
+    "hint",
+    "tactical_score",
+]

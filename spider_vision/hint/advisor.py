@@ -1,0 +1,175 @@
+"""The hint engine: the best move for a player who cannot see face-down cards.
+
+Determinisation: deal the unseen cards at random into the hidden places,
+let the full-information solver search each such world, and vote for the
+first moves of the winning lines. A vote counts only for a move that is legal
+in the observed position. Worlds and their lines are carried along the game
+(``worlds.py``), so most hints cost little and the time saved goes to worlds
+not yet searched. When no world is won, cheap tactical rules decide. The
+worlds' answers are optimistic (each world's solver knows its hidden cards),
+so the win estimate is a guide, not a promise.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from spider_vision.engine import Card, Deal, Move, Position, apply_move, legal_moves
+from spider_vision.hint.knowledge import Knowledge, determinise
+from spider_vision.hint.tactics import explain, tactical_score
+from spider_vision.hint.worlds import World, advance, infer_move
+from spider_vision.solver import SolveLimits, solve
+
+__all__ = ["Hint", "HintLimits", "HintSession", "hint"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class HintLimits:
+    """How much work a hint may do.
+
+    ``movetime`` bounds the wall time in seconds; ``samples`` is the number of
+    worlds kept; ``nodes_per_sample``, when set, bounds each search by
+    positions instead of time, which makes a hint the same on any machine.
+    """
+
+    movetime: float = 0.5
+    samples: int = 8
+    nodes_per_sample: int | None = None
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The advice: a move (``None`` when there is none), why, and the chance to win."""
+
+    move: Move | None
+    reason: str
+    win_estimate: float | None
+    lost: bool = False
+    samples: int = 0
+    wins: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    votes: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class HintSession:
+    """Hints along one game.
+
+    It remembers the positions it was shown (so as not to go round in
+    circles) and its sampled worlds with their winning lines. Everything it
+    keeps comes from observed positions and random draws, never from the real
+    hidden cards.
+    """
+
+    limits: HintLimits = field(default_factory=HintLimits)
+    visited: set[str] = field(default_factory=set)
+    _previous: Position | None = None
+    _worlds: list[World] = field(default_factory=list)
+    _rng: random.Random | None = None
+
+    def hint(self, position: Position, seen: tuple[Card, ...] = ()) -> Hint:
+        """The best move from ``position`` as a player sees it (hidden cards are ignored)."""
+        started = time.perf_counter()
+        knowledge = Knowledge.of(position, seen)
+        observed = knowledge.position
+        if self._rng is None:
+            self._rng = random.Random(self.limits.seed)
+        self._carry_worlds(observed)
+        self.visited.add(observed.spn())
+        moves = legal_moves(observed)
+        if not moves:
+            return _no_move(observed)
+        fresh = [move for move in moves if _leads_to_new(observed, move, self.visited)] or moves
+        nodes = self._search(knowledge, started)
+        self._previous = observed
+        by_text = {str(move): move for move in fresh}
+        votes: Counter[str] = Counter(
+            world.line[0] for world in self._worlds if world.line and world.line[0] in by_text
+        )
+        if votes:
+            best = max(votes, key=lambda text: (votes[text], tactical_score(observed, by_text[text])))
+            move = by_text[best]
+        else:
+            move = max(fresh, key=lambda candidate: _fallback_key(observed, candidate))
+        searched = [world for world in self._worlds if world.searched or world.won]
+        wins = sum(world.won for world in searched)
+        return Hint(
+            move,
+            explain(observed, move),
+            wins / len(searched) if searched else None,
+            samples=len(searched),
+            wins=wins,
+            nodes=nodes,
+            seconds=time.perf_counter() - started,
+            votes=dict(votes),
+        )
+
+    def _carry_worlds(self, observed: Position) -> None:
+        """Move the won worlds along to ``observed``; drop all if it is not the next position."""
+        previous, worlds, self._worlds = self._previous, self._worlds, []
+        if previous is None:
+            return
+        if previous.spn() == observed.spn():
+            self._worlds = worlds
+            return
+        move = infer_move(previous, observed)
+        if move is None:
+            logger.info("position is not one move on from the last; starting afresh")
+            return
+        carried = (advance(world, move, observed) for world in worlds if world.won)
+        self._worlds = [world for world in carried if world is not None]
+
+    def _search(self, knowledge: Knowledge, started: float) -> int:
+        """Fill up to ``samples`` worlds and search those without a line, within the time."""
+        assert self._rng is not None
+        limits = self.limits
+        worlds = list(self._worlds)
+        while len(worlds) < limits.samples:
+            seed = self._rng.getrandbits(64)
+            worlds.append(World(determinise(knowledge, random.Random(seed))))
+        deadline = started + limits.movetime
+        nodes = 0
+        pending = [index for index, world in enumerate(worlds) if not world.searched]
+        for index in pending:
+            if limits.nodes_per_sample is None:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0.002:
+                    break
+                solve_limits = SolveLimits(seconds=remaining)
+            else:
+                solve_limits = SolveLimits(seconds=None, nodes=limits.nodes_per_sample)
+            position = worlds[index].position
+            result = solve(position, solve_limits)
+            nodes += result.nodes
+            worlds[index] = World(position, result.moves if result.solved else None, True)
+        self._worlds = worlds
+        return nodes
+
+
+def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:
+    """One hint for ``position``; face-down and stock cards are never looked at."""
+    return HintSession(limits).hint(position, seen)
+
+
+def _no_move(observed: Position) -> Hint:
+    if any(None in column.up for column in observed.columns):
+        return Hint(None, "read the cards not yet known (??) before asking for a move", None)
+    if observed.is_won:
+        return Hint(None, "the game is won", 1.0)
+    return Hint(None, "no legal move and no stock: the game is lost", 0.0, lost=True)
+
+
+def _fallback_key(position: Position, move: Move) -> tuple[float, int]:
+    return (tactical_score(position, move), 0 if isinstance(move, Deal) else 1)
+
+
+def _leads_to_new(position: Position, move: Move, visited: set[str]) -> bool:
+    return apply_move(position, move).after.spn() not in visited

@@ -1,0 +1,148 @@
+"""Sampled worlds carried from one hint to the next.
+
+A world is one full-information guess of the hidden cards, consistent with
+what the player has seen, with the winning line the solver found in it. When
+the game moves on, each world makes the same move; a card turned over in the
+real game that differs from the world's guess is swapped in from the world's
+hidden cards, so the world stays consistent with everything seen. A world's
+line survives a move that follows it and no swap that breaks it, which makes
+most hints along a game nearly free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spider_vision.engine import (
+    Column,
+    IllegalMoveError,
+    Move,
+    Position,
+    apply_move,
+    legal_moves,
+    parse_move,
+)
+
+__all__ = ["World", "advance", "infer_move", "line_wins"]
+
+
+@dataclass(frozen=True)
+class World:
+    """A full-information guess and, once searched, its winning line (``None``: not searched)."""
+
+    position: Position
+    line: tuple[str, ...] | None = None
+    searched: bool = False
+
+    @property
+    def won(self) -> bool:
+        """Whether the solver found a winning line in this world."""
+        return self.line is not None
+
+
+def infer_move(before: Position, after: Position) -> Move | None:
+    """The legal move of observed position ``before`` that leads to observed ``after``, if one does.
+
+    Cards turned over by the move are unknown in ``before``'s result and may be
+    anything in ``after``.
+    """
+    for move in legal_moves(before):
+        if _fits(apply_move(before, move).after, after):
+            return move
+    return None
+
+
+def _fits(expected: Position, seen: Position) -> bool:
+    if (
+        expected.removed != seen.removed
+        or len(expected.stock) != len(seen.stock)
+        or expected.mode != seen.mode
+    ):
+        return False
+    for mine, theirs in zip(expected.columns, seen.columns):
+        if len(mine.down) != len(theirs.down) or len(mine.up) != len(theirs.up):
+            return False
+        for card, other in zip(mine.up, theirs.up):
+            if card is not None and card != other:
+                return False
+    return True
+
+
+def advance(world: World, move: Move, observed: Position) -> World | None:
+    """The world after ``move``, made consistent with ``observed``; ``None`` if it cannot be."""
+    try:
+        moved = apply_move(world.position, move).after
+    except IllegalMoveError:
+        return None
+    repaired, swapped = _repair(moved, observed)
+    if repaired is None:
+        return None
+    line = None
+    if world.line and world.line[0] == str(move):
+        rest = world.line[1:]
+        if not swapped or line_wins(repaired, rest):
+            line = rest
+    return World(repaired, line, searched=line is not None)
+
+
+def _repair(world: Position, observed: Position) -> tuple[Position | None, bool]:
+    """Swap hidden cards of ``world`` so that its face-up cards are the observed ones."""
+    if not _same_shape(world, observed):
+        return None, False
+    columns = [list(column.down) for column in world.columns]
+    ups = [list(column.up) for column in world.columns]
+    stock = list(world.stock)
+    hidden: dict[object, list[tuple[str, int, int]]] = {}
+    for index, down in enumerate(columns):
+        for slot, card in enumerate(down):
+            hidden.setdefault(card, []).append(("down", index, slot))
+    for slot, card in enumerate(stock):
+        hidden.setdefault(card, []).append(("stock", 0, slot))
+    swapped = False
+    for index, column in enumerate(observed.columns):
+        for slot, wanted in enumerate(column.up):
+            have = ups[index][slot]
+            if wanted is None or wanted == have:
+                continue
+            places = hidden.get(wanted)
+            if not places:
+                return None, False
+            kind, where, place = places.pop()
+            if kind == "down":
+                columns[where][place] = have
+            else:
+                stock[place] = have
+            hidden.setdefault(have, []).append((kind, where, place))
+            ups[index][slot] = wanted
+            swapped = True
+    repaired = Position(
+        tuple(Column(tuple(down), tuple(up)) for down, up in zip(columns, ups)),
+        tuple(stock),
+        world.removed,
+        world.mode,
+    )
+    if any(column.completed_suit() is not None for column in repaired.columns):
+        return None, False
+    return repaired, swapped
+
+
+def _same_shape(world: Position, observed: Position) -> bool:
+    return (
+        world.removed == observed.removed
+        and len(world.stock) == len(observed.stock)
+        and all(
+            len(mine.down) == len(theirs.down) and len(mine.up) == len(theirs.up)
+            for mine, theirs in zip(world.columns, observed.columns)
+        )
+    )
+
+
+def line_wins(position: Position, line: tuple[str, ...]) -> bool:
+    """Whether playing ``line`` from the full-information ``position`` wins."""
+    try:
+        for text in line:
+            move, _ = parse_move(text)
+            position = apply_move(position, move).after
+    except (IllegalMoveError, ValueError):
+        return False
+    return position.is_won

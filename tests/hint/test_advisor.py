@@ -1,0 +1,88 @@
+"""The hint engine: legal, blind to hidden cards, and sensible at the ends of a game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from spider_vision.engine import Column, Game, Position, apply_move, deal_position, legal_moves
+from spider_vision.hint import HintLimits, HintSession, hint
+
+FAST = HintLimits(samples=3, nodes_per_sample=3000, seed=11)
+
+LOST = "2c2d|Ac/4c4d|Ad/6c6d|3c/8c8d|3d/TcTd|5c/JcJd|5d/QcQd|7c/KcKd|7d/|9c/|9d - sshhcd 4"
+ONE_FROM_WIN = (
+    "|KsQsJsTs9s8s7s6s5s4s3s2s/|As/|/|/|/|/|/|/|/| - sssssss 1"
+)
+
+
+def _swap_hidden(position: Position, rng: random.Random) -> Position:
+    """The same position as a player sees it, with its face-down and stock cards shuffled."""
+    hidden = [card for column in position.columns for card in column.down] + list(position.stock)
+    rng.shuffle(hidden)
+    columns = []
+    for column in position.columns:
+        down, hidden = tuple(hidden[: len(column.down)]), hidden[len(column.down) :]
+        columns.append(Column(down, column.up))
+    return Position(tuple(columns), tuple(hidden), position.removed, position.mode)
+
+
+@pytest.mark.parametrize("mode", [1, 2, 4])
+@pytest.mark.parametrize("deal", [3, 8])
+def test_hidden_cards_do_not_change_the_hint(deal: int, mode: int) -> None:
+    real = deal_position(deal, mode)
+    other = _swap_hidden(real, random.Random(deal))
+    assert other != real and other.observed() == real.observed()
+    first, second = hint(real, limits=FAST), hint(other, limits=FAST)
+    assert (first.move, first.reason, first.win_estimate, first.votes) == (
+        second.move,
+        second.reason,
+        second.win_estimate,
+        second.votes,
+    )
+
+
+@pytest.mark.parametrize("mode", [1, 4])
+def test_every_hint_along_a_game_is_legal(mode: int) -> None:
+    game = Game(deal_position(21, mode))
+    session = HintSession(FAST)
+    for _ in range(25):
+        observed = game.position.observed()
+        advice = session.hint(observed)
+        assert advice.move in legal_moves(observed)
+        assert advice.reason
+        game.play(advice.move)
+
+
+def test_a_lost_game_is_called_lost() -> None:
+    advice = hint(Position.from_spn(LOST), limits=FAST)
+    assert advice.move is None and advice.lost
+    assert advice.reason == "no legal move and no stock: the game is lost"
+    assert advice.win_estimate == 0.0
+
+
+def test_the_winning_move_is_found() -> None:
+    advice = hint(Position.from_spn(ONE_FROM_WIN), limits=FAST)
+    assert str(advice.move) == "ba"
+    assert advice.reason == "completes the King-to-Ace run of spades"
+    assert advice.win_estimate == 1.0
+
+
+def test_unread_cards_must_be_read_first() -> None:
+    unread = Position.from_spn("6|??/6|??/6|??/6|??/6|??/6|??/6|??/6|??/10|??/10|?? - ss 1")
+    advice = hint(unread, limits=FAST)
+    assert advice.move is None and not advice.lost
+    assert "read the cards" in advice.reason
+
+
+def test_a_session_does_not_return_to_a_position_it_was_shown() -> None:
+    start = deal_position(4, 1)
+    moves = legal_moves(start)
+    assert len(moves) > 2
+    keep = moves[1]
+    session = HintSession(FAST)
+    session.visited.update(
+        apply_move(start.observed(), move).after.spn() for move in moves if move != keep
+    )
+    assert session.hint(start).move == keep

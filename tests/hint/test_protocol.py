@@ -1,0 +1,69 @@
+"""The engine's line protocol: requests, answers and errors that keep it running."""
+
+from __future__ import annotations
+
+import pytest
+
+from spider_vision.engine import deal_position, legal_moves, parse_move
+from spider_vision.hint import HintLimits
+from spider_vision.hint.protocol import EngineProtocol
+
+START = deal_position(3, 2).observed().spn()
+FAST = HintLimits(samples=2, nodes_per_sample=2000)
+
+
+@pytest.mark.parametrize(
+    ("request_line", "answer"),
+    [
+        ("isready", "readyok"),
+        ("go movetime 100", "error no position yet: send position <SPN> first"),
+        ("position", "error position needs an SPN: position <SPN>"),
+        ("position 5|Ks", "error SPN has four fields"),
+        ("seen Zz", "error 'Zz' is not a card"),
+        ("seen ??", "error seen takes known cards, not '??'"),
+        ("fly", "error unknown request 'fly'"),
+    ],
+)
+def test_requests_answered_alone(request_line: str, answer: str) -> None:
+    answers = EngineProtocol(FAST).handle(request_line)
+    assert len(answers) == 1 and answers[0].startswith(answer)
+
+
+def test_go_answers_info_then_a_legal_bestmove() -> None:
+    protocol = EngineProtocol(FAST)
+    assert protocol.handle(f"position {START}") == []
+    answers = protocol.handle("go movetime 200 seed 4")
+    assert answers[0].startswith("info samples ")
+    assert answers[1].startswith("info reason ")
+    verb, move = answers[-1].split()
+    assert verb == "bestmove"
+    assert parse_move(move)[0] in legal_moves(deal_position(3, 2).observed())
+
+
+@pytest.mark.parametrize(
+    "bad_go", ["go movetime", "go movetime fast", "go depth 3", "go samples -1"]
+)
+def test_bad_go_is_an_error_and_the_engine_keeps_running(bad_go: str) -> None:
+    protocol = EngineProtocol(FAST)
+    protocol.handle(f"position {START}")
+    assert protocol.handle(bad_go)[0].startswith("error go ")
+    assert protocol.handle("isready") == ["readyok"]
+    assert not protocol.finished
+
+
+def test_seen_cards_that_contradict_the_position_are_refused_and_not_kept() -> None:
+    protocol = EngineProtocol(FAST)
+    protocol.handle(f"position {START}")
+    absent = next(f"{rank}c" for rank in "A23456789TJQK" if f"{rank}c" not in START)
+    assert protocol.handle(f"seen {absent}")[0].startswith("error seen cards")
+    assert protocol.handle("go")[-1].startswith("bestmove ")
+
+
+def test_quit_and_newgame() -> None:
+    protocol = EngineProtocol(FAST)
+    protocol.handle(f"position {START}")
+    assert protocol.handle("newgame") == []
+    assert protocol.handle("go")[0].startswith("error no position")
+    assert protocol.handle("") == []
+    protocol.handle("quit")
+    assert protocol.finished
