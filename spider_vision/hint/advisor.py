@@ -33,13 +33,16 @@ logger = logging.getLogger(__name__)
 class HintLimits:
     """How much work a hint may do.
 
-    ``movetime`` bounds the wall time in seconds; ``samples`` is the number of
-    worlds kept; ``nodes_per_sample``, when set, bounds each search by
-    positions instead of time, which makes a hint the same on any machine.
+    ``movetime`` is the mean wall time per hint in seconds: a session banks
+    the time that cheap hints leave unused and lets a hint that has no won
+    world yet spend up to ``bank_limit`` times ``movetime``. ``samples`` is the
+    number of worlds kept; ``nodes_per_sample``, when set, bounds each search
+    by positions instead of time, which makes a hint the same on any machine.
     """
 
     movetime: float = 0.5
     samples: int = 8
+    bank_limit: float = 4.0
     nodes_per_sample: int | None = None
     seed: int = 0
 
@@ -72,6 +75,7 @@ class HintSession:
     limits: HintLimits = field(default_factory=HintLimits)
     visited: set[str] = field(default_factory=set)
     _previous: Position | None = None
+    _banked: float = 0.0
     _worlds: list[World] = field(default_factory=list)
     _rng: random.Random | None = None
 
@@ -88,7 +92,10 @@ class HintSession:
         if not moves:
             return _no_move(observed)
         fresh = [move for move in moves if _leads_to_new(observed, move, self.visited)] or moves
-        nodes = self._search(knowledge, started)
+        allowed = self.limits.movetime
+        if not any(world.won for world in self._worlds):
+            allowed = min(allowed + self._banked, self.limits.movetime * self.limits.bank_limit)
+        nodes = self._search(knowledge, started + allowed)
         self._previous = observed
         by_text = {str(move): move for move in fresh}
         votes: Counter[str] = Counter(
@@ -101,6 +108,8 @@ class HintSession:
             move = max(fresh, key=lambda candidate: _fallback_key(observed, candidate))
         searched = [world for world in self._worlds if world.searched or world.won]
         wins = sum(world.won for world in searched)
+        spent = time.perf_counter() - started
+        self._banked = max(0.0, self._banked + self.limits.movetime - spent)
         return Hint(
             move,
             explain(observed, move),
@@ -108,7 +117,7 @@ class HintSession:
             samples=len(searched),
             wins=wins,
             nodes=nodes,
-            seconds=time.perf_counter() - started,
+            seconds=spent,
             votes=dict(votes),
         )
 
@@ -127,15 +136,14 @@ class HintSession:
         carried = (advance(world, move, observed) for world in worlds if world.won)
         self._worlds = [world for world in carried if world is not None]
 
-    def _search(self, knowledge: Knowledge, started: float) -> int:
-        """Fill up to ``samples`` worlds and search those without a line, within the time."""
+    def _search(self, knowledge: Knowledge, deadline: float) -> int:
+        """Fill up to ``samples`` worlds and search those without a line before ``deadline``."""
         assert self._rng is not None
         limits = self.limits
         worlds = list(self._worlds)
         while len(worlds) < limits.samples:
             seed = self._rng.getrandbits(64)
             worlds.append(World(determinise(knowledge, random.Random(seed))))
-        deadline = started + limits.movetime
         nodes = 0
         pending = [index for index, world in enumerate(worlds) if not world.searched]
         for index in pending:
