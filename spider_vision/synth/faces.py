@@ -10,11 +10,15 @@ corners, as real decks do.
 
 from __future__ import annotations
 
+import atexit
+import ctypes
 import functools
+import gc
 import logging
 import math
 import os
 import random
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +56,17 @@ class Face:
 
     image: np.ndarray
     indices: tuple[tuple[float, float, float, float], ...]
+
+    @property
+    def ink(self) -> tuple[int, int, int]:
+        """The BGR colour of the index ink (median of the non-paper pixels in the first index box)."""
+        height, width = self.image.shape[:2]
+        u0, v0, u1, v1 = self.indices[0]
+        crop = self.image[int(v0 * height) : int(np.ceil(v1 * height)), int(u0 * width) : int(np.ceil(u1 * width)), :3]
+        pixels = crop.reshape(-1, 3).astype(np.int16)
+        paper = np.percentile(pixels.sum(axis=1), 95)
+        inky = pixels[pixels.sum(axis=1) < paper * 0.6]
+        return tuple(int(v) for v in np.median(inky, axis=0)) if len(inky) else (0, 0, 0)  # type: ignore[return-value]
 
 
 class Deck:
@@ -177,19 +192,64 @@ _PIP_ROWS = {
 }
 
 
+_APP: list[object] = []
+
+
+class _GuardNone:
+    """Give back the references to ``None`` that Qt calls drop.
+
+    PySide6 6.12 wheels built for Pythons with an immortal ``None`` release one
+    reference to ``None`` on every call of a method returning nothing; on
+    Python 3.11 that count soon reaches zero and the interpreter aborts
+    ("none_dealloc"). Drawing code runs inside this guard, which measures
+    what was lost and adds it back to the count for good (plus a margin for
+    what Qt drops when wrappers made here are collected later, even while
+    the interpreter shuts down). On 3.12 and later ``None`` is immortal and
+    the guard does nothing.
+    """
+
+    def __enter__(self) -> None:
+        self.before = sys.getrefcount(None)
+
+    def __exit__(self, *exc: object) -> None:
+        if sys.version_info >= (3, 12):
+            return
+        lost = max(self.before - sys.getrefcount(None), 0) + 16
+        ctypes.c_ssize_t.from_address(id(None)).value += lost
+
+
 def _qt():
     """Import Qt lazily and make sure a QGuiApplication exists (fonts need one)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6 import QtCore, QtGui
 
     if QtGui.QGuiApplication.instance() is None:
-        _qt.app = QtGui.QGuiApplication([])  # type: ignore[attr-defined]
+        with _GuardNone():
+            _APP.append(QtGui.QGuiApplication([]))
+        atexit.register(_close_qt)
     return QtCore, QtGui
+
+
+def _close_qt() -> None:
+    """Tear down the application we made before the interpreter does (else PySide6 may crash at exit)."""
+    _font_family.cache_clear()
+    with _GuardNone():
+        for app in _APP:
+            shutdown = getattr(app, "shutdown", None)
+            if shutdown is not None:
+                shutdown()
+        _APP.clear()
+        gc.collect()
 
 
 @functools.lru_cache(maxsize=None)
 def _font_family(file_name: str) -> str:
     _, QtGui = _qt()
+    with _GuardNone():
+        return _load_font(QtGui, file_name)
+
+
+def _load_font(QtGui, file_name: str) -> str:
     font_id = QtGui.QFontDatabase.addApplicationFont(str(ASSETS / "fonts" / file_name))
     families = QtGui.QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
     if not families:
@@ -261,7 +321,8 @@ class _DeckDesign:
 
 def _design(number: int) -> _DeckDesign:
     rng = random.Random(number * 7919 + 17)
-    black = tuple(rng.randint(0, 40) for _ in range(3))
+    dark = rng.randint(0, 35)
+    black = tuple(dark + rng.randint(0, 12) for _ in range(3))
     red = (rng.randint(10, 60), rng.randint(0, 40), rng.randint(170, 235))
     if rng.random() < 0.4:
         colours = {
@@ -306,7 +367,9 @@ class ProceduralDeck(Deck):
 
     def face(self, card: Card) -> Face:
         if card not in self._cache:
-            self._cache[card] = self._draw(card)
+            with _GuardNone():
+                _qt()
+                self._cache[card] = self._draw(card)
         return self._cache[card]
 
     def _rank_text(self, card: Card) -> str:
@@ -316,7 +379,9 @@ class ProceduralDeck(Deck):
         QtCore, QtGui = _qt()
         design = self.design
         width, height = CARD_WIDTH_PX, CARD_HEIGHT_PX
-        image = QtGui.QImage(width, height, QtGui.QImage.Format.Format_ARGB32)
+        # Paint straight into a numpy buffer (PySide6's QImage.constBits() corrupts refcounts).
+        buffer = np.zeros((height, width, 4), np.uint8)
+        image = QtGui.QImage(buffer.data, width, height, width * 4, QtGui.QImage.Format.Format_ARGB32)
         image.fill(QtGui.QColor(*design.paper[::-1]))
         painter = QtGui.QPainter(image)
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
@@ -342,7 +407,7 @@ class ProceduralDeck(Deck):
             inset = width * 0.03
             painter.drawRoundedRect(QtCore.QRectF(inset, inset, width - 2 * inset, height - 2 * inset), 6, 6)
         painter.end()
-        buffer = np.frombuffer(image.constBits(), np.uint8).reshape(height, width, 4).copy()
+        del image
         alpha = _rounded_alpha(width, height, design.corner_radius * width * 1.4)
         buffer[..., 3] = alpha
         edge = cv2.morphologyEx(alpha, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))

@@ -7,6 +7,7 @@ with its own camera, hands and in-between tables.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -14,7 +15,7 @@ import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -30,7 +31,7 @@ from spider_vision.synth.scene import REFERENCE_HEIGHT, Scene, random_scene
 from spider_vision.synth.surfaces import TEXTURE_MM, TEXTURE_PX, surface_texture
 from spider_vision.synth.truth import CardTruth, visible_parts
 
-__all__ = ["Rendering", "make_camera", "render", "render_table"]
+__all__ = ["Rendering", "make_camera", "render", "render_table", "single_threaded"]
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +71,17 @@ class Rendering:
         return truth_path
 
 
+@contextlib.contextmanager
+def single_threaded() -> Iterator[None]:
+    """Run OpenCV on one thread: its thread pool costs more than it gains on card-sized pictures."""
+    previous = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        yield
+    finally:
+        cv2.setNumThreads(previous)
+
+
 def render(position: Position, scene: Scene | None = None, seed: int = 0) -> Rendering:
     """Render ``position``; ``scene`` None draws one at random from ``seed``."""
     if scene is None:
@@ -79,7 +91,8 @@ def render(position: Position, scene: Scene | None = None, seed: int = 0) -> Ren
     placed, _ = lay_out(table, scene, seed)
     camera = make_camera(scene, placed)
     hands = _random_hands(scene, camera, placed, rng)
-    return render_table(table, scene, seed, camera=camera, hands=hands, spn=position.spn(), placed=placed)
+    with single_threaded():
+        return render_table(table, scene, seed, camera=camera, hands=hands, spn=position.spn(), placed=placed)
 
 
 def _bounds(placed: Sequence[PlacedCard]) -> tuple[np.ndarray, np.ndarray]:

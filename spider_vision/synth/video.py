@@ -41,7 +41,7 @@ from spider_vision.engine import (
 from spider_vision.synth.camera import Camera
 from spider_vision.synth.hands import Hand
 from spider_vision.synth.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, PlacedCard, Table, lay_out
-from spider_vision.synth.render import Rendering, _card_width_px, make_camera, render_table
+from spider_vision.synth.render import _card_width_px, make_camera, render_table, single_threaded
 from spider_vision.synth.scene import Scene, random_scene
 
 __all__ = ["GameVideo", "random_play", "render_game"]
@@ -337,7 +337,11 @@ def render_game(
     out = Path(out)
     if scene is None:
         scene = random_scene(seed, 960, 540, hands=0)
-    scene = scene.with_(hands=0, fit_view=True, view_offset=(0.0, 0.0), motion_blur=0.0)
+    # The player sits at the bottom of the picture: the hand comes in from there.
+    # Video codecs smooth sensor noise away and compress on their own.
+    scene = scene.with_(hands=0, fit_view=True, view_offset=(0.0, 0.0), motion_blur=0.0,
+                        noise=min(scene.noise, 1.5), jpeg_quality=0,
+                        roll=float(np.clip(scene.roll, -12, 12)), tilt_azimuth=float(np.clip(scene.tilt_azimuth, -20, 20)))
     rng = random.Random(seed)
     planner = _Planner(scene, seed, fps, rng)
     shots: list[_Shot] = []
@@ -364,7 +368,7 @@ def render_game(
     hand_angle = -90 + rng.gauss(0, 15)
     hand_size_factor = rng.uniform(1.2, 1.45)
     try:
-        with open(events_path, "w") as events_file, gzip.open(frames_path, "wt") as frames_file:
+        with single_threaded(), open(events_path, "w") as events_file, gzip.open(frames_path, "wt") as frames_file:
             header = {
                 "format": "spider-log", "version": 1, "suits": int(start.mode), "variant": variant.to_json(),
                 "deal": deal, "start": start.spn(), "source": "video", "started": STARTED,
