@@ -85,16 +85,25 @@ def draw_hands(canvas: np.ndarray, hands: list[Hand], light_dir: tuple[float, fl
         return
     height, width = canvas.shape[:2]
     scale = 4
-    small = (width // scale + 1, height // scale + 1)
-    shadow = np.zeros((small[1], small[0]), np.uint8)
+    shapes = []
     for hand in hands:
         offset = np.array(light_dir) * hand.size * 0.6
-        for _, piece in hand_pieces(hand):
-            cv2.fillConvexPoly(shadow, np.int32((piece + offset) / scale), 255, cv2.LINE_AA)
+        shapes += [piece + offset for _, piece in hand_pieces(hand)]
     blur = max(1.0, hands[0].size / scale * 0.25)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
-    shade = 1.0 - cv2.resize(shadow, (width, height)).astype(np.float32) * (min(0.6, shadow_strength * 1.3) / 255.0)
-    canvas[:] = (canvas * shade[..., None]).astype(np.uint8)
+    pad = int(4 * blur * scale)
+    points = np.concatenate(shapes)
+    x0, y0 = np.maximum(np.floor(points.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(points.max(axis=0)).astype(int) + pad, [width, height])
+    if x0 < x1 and y0 < y1:
+        small = ((x1 - x0) // scale + 1, (y1 - y0) // scale + 1)
+        shadow = np.zeros((small[1], small[0]), np.uint8)
+        for shape in shapes:
+            cv2.fillConvexPoly(shadow, np.int32((shape - [x0, y0]) / scale), 255, cv2.LINE_AA)
+        shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
+        shadow = cv2.resize(shadow, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+        shade = cv2.convertScaleAbs(shadow, alpha=-min(0.6, shadow_strength * 1.3), beta=255)
+        roi = canvas[y0:y1, x0:x1]
+        roi[:] = cv2.multiply(roi, cv2.merge([shade, shade, shade]), scale=1 / 255.0)
     for hand in hands:
         pieces = hand_pieces(hand)
         for tag, piece in sorted(pieces, key=lambda p: p[0] == "skin"):
@@ -117,8 +126,9 @@ def _draw_shaded(canvas: np.ndarray, piece: np.ndarray, colour: tuple[int, int, 
     small = cv2.resize(mask, (max(1, size[0] // 4), max(1, size[1] // 4)), interpolation=cv2.INTER_AREA)
     extent = float(min(x1 - x0, y1 - y0)) / 4
     inner = cv2.GaussianBlur(small, (0, 0), max(1.0, extent * 0.2))
-    inner = cv2.resize(inner, size, interpolation=cv2.INTER_LINEAR).astype(np.float32) / 255.0
-    alpha = mask.astype(np.float32)[..., None] / 255.0
-    tone = (0.55 + 0.5 * inner)[..., None] * np.array(colour, np.float32)
+    inner = cv2.resize(inner, size, interpolation=cv2.INTER_LINEAR)
+    # Tone = colour * (0.55 + 0.5 * inner), darker at the rim, per channel in saturating uint8.
+    tone = cv2.merge([cv2.convertScaleAbs(inner, alpha=0.5 * c / 255.0, beta=0.55 * c) for c in colour])
+    alpha = mask.astype(np.float32) * (1 / 255.0)
     roi = canvas[cy0:cy1, cx0:cx1]
-    roi[:] = (roi * (1 - alpha) + np.clip(tone, 0, 255) * alpha).astype(np.uint8)
+    roi[:] = cv2.blendLinear(tone, roi, alpha, 1.0 - alpha)

@@ -39,10 +39,11 @@ def add_glare(canvas: np.ndarray, coverage: np.ndarray, scene: Scene, centre: tu
     y, x = np.mgrid[0:sh, 0:sw].astype(np.float32)
     radius = 0.12 * math.hypot(sw, sh)
     blob = np.exp(-(((x - centre[0] / scale) / (radius * 1.6)) ** 2 + ((y - centre[1] / scale) / radius) ** 2))
-    blob = cv2.resize(blob.astype(np.float32), (width, height))
-    weight = blob * (coverage.astype(np.float32) * (scene.glare / 255.0))
-    weight = weight[..., None]
-    canvas[:] = (canvas * (1 - weight) + 250.0 * weight).astype(np.uint8)
+    blob = cv2.resize((blob * 255 * scene.glare).astype(np.uint8), (width, height))
+    weight = cv2.multiply(blob, coverage, scale=1 / 255.0)
+    weight = cv2.merge([weight, weight, weight])
+    lift = cv2.multiply(cv2.subtract(np.full_like(canvas, 250), canvas), weight, scale=1 / 255.0)
+    cv2.add(canvas, lift, dst=canvas)
 
 
 def _gain_map(scene: Scene, width: int, height: int) -> np.ndarray:
@@ -58,8 +59,8 @@ def _gain_map(scene: Scene, width: int, height: int) -> np.ndarray:
     radius = np.hypot(x - cx, y - cy) / r0
     vignette = 1.0 - scene.vignette * radius**2
     gain = (light * vignette)[..., None] * np.array(scene.white_balance, np.float32)
-    gain = cv2.resize(gain.astype(np.float32), (width, height), interpolation=cv2.INTER_LINEAR)
-    return np.clip(gain * 128.0, 0, 255).astype(np.uint8)
+    gain = np.clip(gain * 128.0, 0, 255).astype(np.uint8)
+    return cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
 def _motion_kernel(length: float, angle: float) -> np.ndarray:

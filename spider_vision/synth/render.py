@@ -103,8 +103,14 @@ def _bounds(placed: Sequence[PlacedCard]) -> tuple[np.ndarray, np.ndarray]:
 def make_camera(scene: Scene, placed: Sequence[PlacedCard], *, jitter: Sequence[float] | None = None) -> Camera:
     """The camera of a scene, aimed at the layout (and pulled back until it fits when ``fit_view``)."""
     low, high = _bounds(placed)
-    size = high - low
-    target = (low + high) / 2 + np.array(scene.view_offset) * size
+    if scene.fit_view:
+        target = (low + high) / 2 + np.array(scene.view_offset) * (high - low)
+    else:
+        # A partial view aims at the cards themselves: a quantile of the card centres.
+        centres = np.array([card.corners.mean(axis=0) for card in placed if card.pile == "tableau"]
+                           or [card.corners.mean(axis=0) for card in placed] or [[0.0, 0.0]])
+        quantiles = np.clip(0.5 + np.array(scene.view_offset), 0.0, 1.0)
+        target = np.array([np.quantile(centres[:, 0], quantiles[0]), np.quantile(centres[:, 1], quantiles[1])])
     focal = scene.focal_factor * scene.width
     distance = focal * CARD_HEIGHT_MM / scene.card_px
     dx, dy, droll, dtilt = jitter if jitter is not None else (0.0, 0.0, 0.0, 0.0)
@@ -129,12 +135,13 @@ def make_camera(scene: Scene, placed: Sequence[PlacedCard], *, jitter: Sequence[
         centre_error = (lo + hi) / 2 - np.array([scene.width / 2, scene.height / 2])
         if ratio <= 1.0 and np.all(np.abs(centre_error) < 0.03 * np.array([scene.width, scene.height])):
             break
-        # Move the aim by the centre error (converted back to mm at the current scale) and pull back.
-        mm_per_px = distance / focal
-        angle = math.radians(scene.roll)
-        c, s = math.cos(angle), math.sin(angle)
-        shift = np.array([c * centre_error[0] + s * centre_error[1], -s * centre_error[0] + c * centre_error[1]])
-        target = target + shift * mm_per_px
+        # Move the aim by the table distance between the picture's centre and the layout's centre.
+        mx, my = camera.margin
+        inverse = np.linalg.inv(camera.homography)
+        centres = np.array([[scene.width / 2 + mx, scene.height / 2 + my, 1.0],
+                            [(lo[0] + hi[0]) / 2 + mx, (lo[1] + hi[1]) / 2 + my, 1.0]]) @ inverse.T
+        centres = centres[:, :2] / centres[:, 2:3]
+        target = target + (centres[1] - centres[0])
         if ratio > 1.0:
             # Pull back to fit, but never so far that cards drop under 90 px at 1080p: cut instead.
             nearest = focal * CARD_HEIGHT_MM / (90 * scene.height / REFERENCE_HEIGHT)
@@ -202,11 +209,14 @@ def _card_matrix(corners: np.ndarray) -> np.ndarray:
     return np.array([[ex[0], ey[0], tl[0]], [ex[1], ey[1], tl[1]], [0, 0, 1]])
 
 
-def _densify(polygon: np.ndarray, parts: int = 4) -> np.ndarray:
-    """Split each edge so that lens distortion bends it faithfully."""
-    nxt = np.roll(polygon, -1, axis=0)
-    steps = np.linspace(0, 1, parts, endpoint=False)[None, :, None]
-    return (polygon[:, None, :] + (nxt - polygon)[:, None, :] * steps).reshape(-1, 2)
+def _densify(polygons: np.ndarray, parts: int = 4) -> np.ndarray:
+    """Split each edge of one polygon (V, 2) or of many (N, V, 2) so that lens distortion bends it faithfully."""
+    if parts == 1:
+        return polygons
+    nxt = np.roll(polygons, -1, axis=-2)
+    steps = np.linspace(0, 1, parts, endpoint=False)[:, None]
+    dense = polygons[..., :, None, :] + (nxt - polygons)[..., :, None, :] * steps
+    return dense.reshape(*polygons.shape[:-2], -1, 2)
 
 
 def render_table(
@@ -341,7 +351,7 @@ def _truth(cards, projected, faces, camera: Camera, hands) -> tuple[CardTruth, .
     if not cards:
         return ()
     parts = 4 if camera.k1 else 1
-    outline = np.stack([_densify(quad, parts) for quad in projected])
+    outline = _densify(projected, parts)
     shapes = list(camera.distort_points(outline.reshape(-1, 2)).reshape(len(cards), -1, 2))
     quads = camera.distort_points(projected.reshape(-1, 2)).reshape(len(cards), 4, 2)
     hand_covers = [camera.distort_points(_densify(piece, 2)) for hand in hands for _, piece in hand_pieces(hand)]

@@ -43,6 +43,8 @@ class Scene:
     focal_factor: float = 0.9
     k1: float = 0.0
     view_offset: tuple[float, float] = (0.0, 0.0)
+    """With ``fit_view``, the aim's offset from the layout's centre in layout sizes; without, the quantile
+    (minus 0.5) of the tableau cards' centres to aim at, across and down."""
     fit_view: bool = True
     # layout
     column_gap: float = 1.2
@@ -102,7 +104,7 @@ def random_scene(seed: int, width: int = 1280, height: int = 720, **overrides: A
     roll = rng.gauss(0, 6) if rng.random() < 0.8 else rng.uniform(-180, 180)
     partial = rng.random() < 0.3
     card_px = rng.uniform(120, 250) if partial else rng.uniform(100, 190)
-    view_offset = (rng.uniform(-0.35, 0.35), rng.uniform(-0.2, 0.3)) if partial else (
+    view_offset = (rng.uniform(-0.45, 0.45), rng.uniform(-0.4, 0.4)) if partial else (
         rng.gauss(0, 0.04), rng.gauss(0.05, 0.05))
     photo_kind = rng.random()
     values: dict[str, Any] = dict(

@@ -143,7 +143,7 @@ def visible_parts(
             continue
         x0, y0 = np.floor(shape.min(axis=0)).astype(int) - 1
         x1, y1 = np.ceil(shape.max(axis=0)).astype(int) + 2
-        full_area = max(int(np.count_nonzero(_mask(shape, (x0, y0), (x1 - x0, y1 - y0)))), 1)
+        full_area = max(float(cv2.contourArea(shape.astype(np.float32))), 1.0)
         cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
         visible = np.zeros((y1 - y0, x1 - x0), np.uint8)
         visible[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] = (labels[cy0:cy1, cx0:cx1] == i + 1).view(np.uint8)

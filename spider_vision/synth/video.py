@@ -131,7 +131,12 @@ def _choose(position: Position, rng: random.Random, variant: Variant, previous: 
         scored.append((max(score, 0.05) * rng.uniform(0.5, 1.5), move))
     if not scored:
         return None
-    return max(scored, key=lambda pair: pair[0])[1]
+    best = max(scored, key=lambda pair: pair[0])
+    deal = next((move for _, move in scored if isinstance(move, Deal)), None)
+    if deal is not None and best[0] < 1.6 and rng.random() < 0.35:
+        # Nothing turns a card over or builds in suit: a casual player deals.
+        return deal
+    return best[1]
 
 
 def _illegal_move(position: Position, rng: random.Random, variant: Variant) -> TableauMove | None:
