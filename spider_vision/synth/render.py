@@ -23,6 +23,7 @@ import numpy as np
 from spider_vision.engine import Position
 from spider_vision.synth.backs import back_image
 from spider_vision.synth.camera import Camera
+from spider_vision.synth.clutter import draw_clutter
 from spider_vision.synth.faces import CARD_HEIGHT_PX, CARD_WIDTH_PX, deck_for
 from spider_vision.synth.hands import Hand, draw_hands, hand_pieces
 from spider_vision.synth.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, PlacedCard, Table, lay_out
@@ -230,10 +231,17 @@ def render_table(
     spn: str = "",
     placed: list[PlacedCard] | None = None,
     layout_seed: int | None = None,
+    clutter_around: tuple[float, float, float, float] | None = None,
 ) -> Rendering:
-    """Draw a table: surface, cards with shadows, carried cards, hands, light, lens and sensor."""
+    """Draw a table: surface, clutter, cards with shadows, carried cards, hands, light, lens and sensor.
+
+    The layout's jitter and the clutter follow ``layout_seed`` (default ``seed``); the clutter lies
+    around ``clutter_around`` (x0, y0, x1, y1 in mm, default the cards' extent). A video passes the
+    same values for every frame, so that nothing on the table moves unless a hand moves it.
+    """
+    layout_seed = seed if layout_seed is None else layout_seed
     if placed is None:
-        placed, _ = lay_out(table, scene, seed if layout_seed is None else layout_seed)
+        placed, _ = lay_out(table, scene, layout_seed)
     cards = sorted(list(placed) + list(carried), key=lambda card: card.z)
     if camera is None:
         camera = make_camera(scene, placed)
@@ -255,6 +263,11 @@ def render_table(
     small = cv2.warpPerspective(texture, half @ homography @ texture_to_mm, ((canvas_w + 1) // 2, (canvas_h + 1) // 2),
                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
     canvas = cv2.resize(small, (canvas_w, canvas_h), interpolation=cv2.INTER_LINEAR)
+    if scene.clutter:
+        if clutter_around is None:
+            low, high = _bounds(placed)
+            clutter_around = (*low, *high)
+        draw_clutter(canvas, camera.project, clutter_around, scene.clutter, random.Random(layout_seed * 31 + 5))
     coverage = np.zeros((canvas_h, canvas_w), np.uint8) if scene.glare > 0 else None
 
     deck = deck_for(scene.deck)

@@ -56,7 +56,7 @@ SAMPLE_STILLS = (
     SampleStill("rotated-2suit", 12, 2, 20, 22, (("roll", 25.0),)),
 )
 
-VIDEO = {"deal": 3, "suits": 2, "moves": 14, "seed": 5, "illegal": 2, "width": 640, "height": 360, "fps": 10.0}
+VIDEO = {"deal": 3, "suits": 2, "moves": 14, "seed": 5, "illegal": 2, "width": 960, "height": 540, "fps": 8.0}
 
 
 def sample_position(deal: int, suits: int, moves: int, seed: int) -> Position:

@@ -71,6 +71,7 @@ class Scene:
     motion_angle: float = 0.0
     jpeg_quality: int = 0
     hands: int = 0
+    clutter: int = 0
     skin: tuple[int, int, int] = (120, 160, 210)
     sleeve: tuple[int, int, int] = (90, 60, 40)
 
@@ -147,6 +148,7 @@ def random_scene(seed: int, width: int = 1280, height: int = 720, **overrides: A
         motion_angle=rng.uniform(0, 180),
         jpeg_quality=rng.randint(45, 92) if rng.random() < 0.7 else 0,
         hands=rng.choice([0, 0, 0, 0, 1, 1, 2]),
+        clutter=rng.choice([0, 0, 0, 1, 1, 2, 3]),
         skin=rng.choice(_SKINS),
         sleeve=rng.choice(_SLEEVES),
     )

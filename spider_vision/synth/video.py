@@ -94,7 +94,7 @@ def random_play(
                 steps.append(apply_move(position, move, variant, force=True))
                 position = steps[-1].after
                 continue
-        move = _choose(position, rng, variant, previous)
+        move = _choose(position, rng, variant, previous, want_empty=blocked_left > 0)
         if move is None:
             break
         step = apply_move(position, move, variant)
@@ -106,7 +106,9 @@ def random_play(
     return steps
 
 
-def _choose(position: Position, rng: random.Random, variant: Variant, previous: TableauMove | None):
+def _choose(position: Position, rng: random.Random, variant: Variant, previous: TableauMove | None,
+            want_empty: bool = False):
+    """The casual player's move; ``want_empty`` steers toward emptying a column (for a blocked deal)."""
     moves = legal_moves(position, variant)
     scored = []
     for move in moves:
@@ -128,6 +130,10 @@ def _choose(position: Position, rng: random.Random, variant: Variant, previous: 
         if target.is_empty:
             score -= 0.8 if len(source.up) == move.count and not source.down else 0.0
             score *= 0.4
+        elif want_empty:
+            # Work on the shortest column until it is empty.
+            shortest = min(len(column) for column in position.columns if not column.is_empty)
+            score += 6.0 if len(source) == move.count else (3.0 if len(source) == shortest else 0.0)
         scored.append((max(score, 0.05) * rng.uniform(0.5, 1.5), move))
     if not scored:
         return None
@@ -314,7 +320,7 @@ class GameVideo:
 
 def _reference_table(start: Position) -> Table:
     """A table as long as a typical mid-game one, to aim the camera for the whole game."""
-    column = tuple([(None, False)] * 4 + [(Card(13, "s"), True)] * 7)
+    column = tuple([(None, False)] * 4 + [(Card(13, "s"), True)] * 5)
     return Table(tuple([column] * 10), tuple([None] * len(start.stock)), "ss")
 
 
@@ -359,6 +365,8 @@ def render_game(
                           (steps[-1].after if steps else start).spn(), 1.0)
 
     reference = lay_out(_reference_table(start), scene, seed)[0]
+    corners = np.concatenate([card.corners for card in reference])
+    clutter_around = (*corners.min(axis=0), *corners.max(axis=0))
     wander = _camera_path(len(shots), np.random.default_rng(seed))
     fourcc = cv2.VideoWriter_fourcc(*("MJPG" if out.suffix.lower() == ".avi" else "mp4v"))
     writer = cv2.VideoWriter(str(out), fourcc, fps, (scene.width, scene.height))
@@ -387,7 +395,8 @@ def render_game(
                 camera = make_camera(frame_scene, reference, jitter=wander[number])
                 hands, carried = _hand_and_cards(shot, camera, scene, hand_angle, hand_size_factor)
                 rendering = render_table(shot.table, frame_scene, seed * 100003 + number, camera=camera,
-                                         hands=hands, carried=carried, spn=shot.spn or "", layout_seed=seed)
+                                         hands=hands, carried=carried, spn=shot.spn or "", layout_seed=seed,
+                                         clutter_around=clutter_around)
                 writer.write(rendering.image)
                 t = round(number / fps, 3)
                 for event in shot.events:
