@@ -202,6 +202,23 @@ def _pyr_down(sprite: np.ndarray) -> np.ndarray:
     return entry[1]
 
 
+_PREMULTIPLIED: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _premultiplied(sprite: np.ndarray) -> np.ndarray:
+    """The sprite with its colour multiplied by its alpha (cached): compositing is then one multiply and an add."""
+    entry = _PREMULTIPLIED.get(id(sprite))
+    if entry is None or entry[0] is not sprite:
+        if len(_PREMULTIPLIED) > 20000:
+            _PREMULTIPLIED.clear()
+        alpha = sprite[..., 3:4].astype(np.float32) / 255.0
+        premultiplied = sprite.copy()
+        premultiplied[..., :3] = np.round(sprite[..., :3] * alpha).astype(np.uint8)
+        entry = (sprite, premultiplied)
+        _PREMULTIPLIED[id(sprite)] = entry
+    return entry[1]
+
+
 def _card_matrix(corners: np.ndarray) -> np.ndarray:
     """Affine map from sprite pixels to table mm for a card with these corners."""
     tl, tr, _, bl = corners
@@ -289,20 +306,23 @@ def render_table(
         x0, y0 = np.floor(quad.min(axis=0)).astype(int)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
         scale = float(np.hypot(*(quad[3] - quad[0]))) / CARD_HEIGHT_PX
-        if scene.shadow_strength > 0:
+        # In a squared pile only the bottom card's shadow reaches the table.
+        if scene.shadow_strength > 0 and (card.pile in ("tableau", "hand") or card.index == 0):
             _cast_shadow(canvas, card, homography, scale, shadow_mm, scene.shadow_strength)
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, canvas_w), min(y1, canvas_h)
         if x0 >= x1 or y0 >= y1:
             continue
         roi = canvas[y0:y1, x0:x1]
-        sprite = faces[number].image if number in faces else back
+        sprite = _premultiplied(faces[number].image if number in faces else back)
         sprite, factor = _sprite_level(sprite, scale)
         to_sprite = np.diag([factor, factor, 1.0])
         matrix = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ homography @ _card_matrix(card.corners) @ to_sprite
         warped = cv2.warpPerspective(sprite, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-        alpha = warped[..., 3].astype(np.float32) * (1 / 255.0)
-        roi[:] = cv2.blendLinear(warped[..., :3], roi, alpha, 1.0 - alpha)
+        # Premultiplied "over"; contiguous planes keep OpenCV on its fast paths.
+        transparency = cv2.bitwise_not(np.ascontiguousarray(warped[..., 3]))
+        kept = cv2.multiply(roi, cv2.merge([transparency, transparency, transparency]), scale=1 / 255.0)
+        roi[:] = cv2.add(kept, cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR))
         if coverage is not None:
             np.maximum(coverage[y0:y1, x0:x1], warped[..., 3], out=coverage[y0:y1, x0:x1])
 
@@ -350,10 +370,13 @@ def _cast_shadow(canvas: np.ndarray, card: PlacedCard, homography: np.ndarray, s
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, canvas.shape[1]), min(y1, canvas.shape[0])
     if x0 >= x1 or y0 >= y1:
         return
-    sprite, factor = _sprite_level(sprite, scale)
-    matrix = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ homography @ to_mm @ np.diag([factor, factor, 1.0])
-    mask = cv2.warpPerspective(sprite, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    sprite, factor = _sprite_level(sprite, scale * 0.5)
+    # The shadow is soft: draw it at half size (pixel j stands for 2j + 0.5) and enlarge.
+    half = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
+    matrix = half @ np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ homography @ to_mm @ np.diag([factor, factor, 1.0])
+    small = cv2.warpPerspective(sprite, matrix, ((x1 - x0 + 1) // 2, (y1 - y0 + 1) // 2), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    mask = cv2.resize(small, ((x1 - x0 + 1) // 2 * 2, (y1 - y0 + 1) // 2 * 2))[: y1 - y0, : x1 - x0]
     shade = cv2.convertScaleAbs(mask, alpha=-strength / (1.5 if card.floating else 1.0), beta=255)
     roi = canvas[y0:y1, x0:x1]
     roi[:] = cv2.multiply(roi, cv2.merge([shade, shade, shade]), scale=1 / 255.0)

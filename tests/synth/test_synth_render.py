@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from spider_vision.engine import Position, deal_position
-from spider_vision.synth import CardTruth, Rendering, random_scene, render
+from spider_vision.synth import CardTruth, Rendering, Scene, random_scene, render
 from spider_vision.synth.faces import deck_for
 from spider_vision.synth.video import random_play
 
@@ -204,6 +204,7 @@ def test_truth_json_round_trip(tmp_path) -> None:
     assert cv2.imread(str(tmp_path / "still.png")).shape == (270, 480, 3)
     cards = [CardTruth.from_json(card) for card in data["cards"]]
     assert len(cards) == 104
+    assert Scene.from_json(data["scene"]) == rendering.scene
     assert [card.to_json() for card in cards] == data["cards"]
 
 
@@ -217,3 +218,30 @@ def test_every_card_of_the_position_is_in_the_truth() -> None:
         assert [c.face_up for c in truth] == [False] * len(column.down) + [True] * len(column.up)
     stock = [c for c in rendering.cards if c.pile == "stock"]
     assert sorted(stock, key=lambda c: (c.column, c.index)) and len(stock) == len(position.stock)
+
+
+@pytest.mark.parametrize("k1, tilt, roll", [(-0.12, 0.0, 0.0), (-0.1, 30.0, 8.0), (0.03, 15.0, -10.0)])
+def test_card_edges_lie_where_the_truth_puts_them(k1: float, tilt: float, roll: float) -> None:
+    """Just inside an exposed card's free edges is paper, just outside is the dark cloth, under lens distortion."""
+    position = _mid_game(18, 4)
+    scene = random_scene(18, 960, 540, deck="kennard-2color", surface="felt", surface_variant=4, k1=k1,
+                         tilt=tilt, roll=roll, column_gap=1.3, shadow_strength=0.0, clutter=0, fit_view=True,
+                         view_offset=(0.0, 0.0), **CLEAN)
+    rendering = render(position, scene, 18)
+    grey = cv2.cvtColor(rendering.image, cv2.COLOR_BGR2GRAY).astype(float)
+    checked = 0
+    for card in rendering.cards:
+        if card.pile != "tableau" or card.index != len(position.columns[card.column]) - 1:
+            continue
+        quad = np.array(card.quad)
+        if card.visible_fraction < 0.99 or quad.min() < 10 or quad[:, 0].max() > 950 or quad[:, 1].max() > 530:
+            continue
+        centre = quad.mean(axis=0)
+        for a, b in ((1, 2), (2, 3), (3, 0)):  # right, bottom and left edges border the cloth
+            middle = (quad[a] + quad[b]) / 2
+            inward = (centre - middle) / np.linalg.norm(centre - middle)
+            inside = np.round(middle + 3 * inward).astype(int)
+            outside = np.round(middle - 3 * inward).astype(int)
+            assert grey[inside[1], inside[0]] > grey[outside[1], outside[0]] + 40
+            checked += 1
+    assert checked >= 15
