@@ -13,7 +13,7 @@ import json
 import logging
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -32,7 +32,7 @@ from spider_vision.synth.scene import REFERENCE_HEIGHT, Scene, random_scene
 from spider_vision.synth.surfaces import TEXTURE_MM, TEXTURE_PX, surface_texture
 from spider_vision.synth.truth import CardTruth, visible_parts
 
-__all__ = ["Rendering", "make_camera", "render", "render_table", "single_threaded"]
+__all__ = ["Rendering", "card_width_px", "make_camera", "render", "render_table", "single_threaded"]
 
 logger = logging.getLogger(__name__)
 
@@ -157,8 +157,7 @@ def _random_hands(scene: Scene, camera: Camera, placed: Sequence[PlacedCard], rn
     if not scene.hands or not tableau:
         return []
     hands = []
-    mx, my = camera.margin
-    card_w = _card_width_px(camera)
+    card_w = card_width_px(camera)
     for _ in range(scene.hands):
         goal = rng.choice(tableau)
         tip = camera.project(goal.corners.mean(axis=0, keepdims=True))[0]
@@ -172,7 +171,8 @@ def _random_hands(scene: Scene, camera: Camera, placed: Sequence[PlacedCard], rn
     return hands
 
 
-def _card_width_px(camera: Camera) -> float:
+def card_width_px(camera: Camera) -> float:
+    """How wide a card looks, in pixels, where the camera aims."""
     centre = np.array([camera.target])
     a = camera.project(centre)[0]
     b = camera.project(centre + [CARD_WIDTH_MM, 0])[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from spider_vision.synth.backs import BACK_COLOURS, BACK_PATTERNS

@@ -20,7 +20,7 @@ import math
 import random
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -41,7 +41,7 @@ from spider_vision.engine import (
 from spider_vision.synth.camera import Camera
 from spider_vision.synth.hands import Hand
 from spider_vision.synth.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, PlacedCard, Table, lay_out
-from spider_vision.synth.render import _card_width_px, make_camera, render_table, single_threaded
+from spider_vision.synth.render import card_width_px, make_camera, render_table, single_threaded
 from spider_vision.synth.scene import Scene, random_scene
 
 __all__ = ["GameVideo", "random_play", "render_game"]
@@ -419,7 +419,7 @@ def _hand_and_cards(shot: _Shot, camera: Camera, scene: Scene, angle: float, siz
         return [], []
     point = np.array(shot.hand_at)
     tip = camera.project(point[None, :])[0]
-    card_w = _card_width_px(camera)
+    card_w = card_width_px(camera)
     hand = Hand(tip=(float(tip[0]), float(tip[1])), angle=angle, size=card_w * size_factor,
                 skin=scene.skin, sleeve=scene.sleeve, spread=0.25, closed=bool(shot.carried))
     carried = []
