@@ -12,7 +12,7 @@ import random
 import cv2
 import numpy as np
 
-__all__ = ["draw_clutter"]
+__all__ = ["draw_clutter", "draw_table_edge"]
 
 
 def _circle(cx: float, cy: float, radius: float, points: int = 40) -> np.ndarray:
@@ -93,3 +93,41 @@ def _shadow(canvas: np.ndarray, points: np.ndarray, strength: float) -> None:
     shade = cv2.convertScaleAbs(mask, alpha=-strength, beta=255)
     roi = canvas[y0:y1, x0:x1]
     roi[:] = cv2.multiply(roi, cv2.merge([shade, shade, shade]), scale=1 / 255.0)
+
+
+def draw_table_edge(canvas: np.ndarray, homography: np.ndarray, edge_y: float, centre_x: float,
+                    floor: tuple[int, int, int], rng: random.Random) -> None:
+    """Cut the table off at ``y = edge_y`` mm (the player's side): a lit rim, then a blurred floor beyond.
+
+    Only the part of the line in front of the camera is used, so the projection stays valid.
+    """
+    height, width = canvas.shape[:2]
+    ends = []
+    for x in (centre_x - 900.0, centre_x + 900.0):
+        point = homography @ np.array([x, edge_y, 1.0])
+        if point[2] <= 1e-6:
+            return
+        ends.append(point[:2] / point[2])
+    inner = homography @ np.array([centre_x, edge_y - 300.0, 1.0])
+    if inner[2] <= 1e-6:
+        return
+    inner = inner[:2] / inner[2]
+    a, b = ends
+    direction = (b - a) / (np.linalg.norm(b - a) or 1.0)
+    normal = np.array([-direction[1], direction[0]])
+    if np.dot(inner - a, normal) > 0:
+        normal = -normal
+    far = 4.0 * (width + height)
+    start, end = a - direction * far, a + direction * far
+    beyond = np.array([start, end, end + normal * far, start + normal * far])
+    rim = np.array([start, end, end + normal * 6, start + normal * 6])
+    mask = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(mask, [np.int32(np.round(beyond * 16))], 255, cv2.LINE_AA, shift=4)
+    if not mask.any():
+        return
+    small = np.array(floor, np.float32) * (0.6 + 0.4 * np.random.default_rng(rng.randrange(2**31)).random((8, 14, 1)))
+    ground = cv2.resize(small.astype(np.uint8), (width, height), interpolation=cv2.INTER_CUBIC)
+    alpha = mask.astype(np.float32)[..., None] / 255.0
+    canvas[:] = (canvas * (1 - alpha) + ground * alpha).astype(np.uint8)
+    cv2.fillPoly(canvas, [np.int32(np.round(rim * 16))], tuple(int(min(255, c * 1.25 + 20)) for c in floor),
+                 cv2.LINE_AA, shift=4)

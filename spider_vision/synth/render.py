@@ -23,7 +23,7 @@ import numpy as np
 from spider_vision.engine import Position
 from spider_vision.synth.backs import back_image
 from spider_vision.synth.camera import Camera
-from spider_vision.synth.clutter import draw_clutter
+from spider_vision.synth.clutter import draw_clutter, draw_table_edge
 from spider_vision.synth.faces import CARD_HEIGHT_PX, CARD_WIDTH_PX, deck_for
 from spider_vision.synth.hands import Hand, draw_hands, hand_pieces
 from spider_vision.synth.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, PlacedCard, Table, lay_out
@@ -280,10 +280,13 @@ def render_table(
     small = cv2.warpPerspective(texture, half @ homography @ texture_to_mm, ((canvas_w + 1) // 2, (canvas_h + 1) // 2),
                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
     canvas = cv2.resize(small, (canvas_w, canvas_h), interpolation=cv2.INTER_LINEAR)
+    if clutter_around is None:
+        low, high = _bounds(placed)
+        clutter_around = (*low, *high)
+    if scene.table_edge > 0:
+        draw_table_edge(canvas, homography, clutter_around[3] + scene.table_edge,
+                        (clutter_around[0] + clutter_around[2]) / 2, scene.floor, random.Random(layout_seed * 17 + 3))
     if scene.clutter:
-        if clutter_around is None:
-            low, high = _bounds(placed)
-            clutter_around = (*low, *high)
         draw_clutter(canvas, camera.project, clutter_around, scene.clutter, random.Random(layout_seed * 31 + 5))
     coverage = np.zeros((canvas_h, canvas_w), np.uint8) if scene.glare > 0 else None
 

@@ -72,6 +72,9 @@ class Scene:
     jpeg_quality: int = 0
     hands: int = 0
     clutter: int = 0
+    table_edge: float = 0.0
+    """How far (mm) below the tableau the table ends on the player's side; 0: it fills the view."""
+    floor: tuple[int, int, int] = (40, 45, 50)
     skin: tuple[int, int, int] = (120, 160, 210)
     sleeve: tuple[int, int, int] = (90, 60, 40)
 
@@ -149,6 +152,8 @@ def random_scene(seed: int, width: int = 1280, height: int = 720, **overrides: A
         jpeg_quality=rng.randint(45, 92) if rng.random() < 0.7 else 0,
         hands=rng.choice([0, 0, 0, 0, 1, 1, 2]),
         clutter=rng.choice([0, 0, 0, 1, 1, 2, 3]),
+        table_edge=rng.uniform(60, 260) if rng.random() < 0.3 else 0.0,
+        floor=rng.choice([(40, 45, 50), (60, 80, 100), (30, 30, 30), (90, 90, 95), (50, 70, 110)]),
         skin=rng.choice(_SKINS),
         sleeve=rng.choice(_SLEEVES),
     )
