@@ -6,6 +6,7 @@ import gzip
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from spider_vision.engine import STANDARD, Deal, Position, apply_move, deal_position, parse_move
@@ -17,7 +18,8 @@ def game(tmp_path_factory):
     folder = tmp_path_factory.mktemp("video")
     start = deal_position(21, 2)
     steps = random_play(start, 4, seed=21, illegal=1)
-    scene = random_scene(21, 320, 180, deck="kennard-2color")
+    scene = random_scene(21, 320, 180, deck="kennard-2color", surface="felt", surface_variant=4, clutter=0,
+                         table_edge=0.0)
     video = render_game(start, steps, folder / "game.mp4", scene=scene, seed=21, fps=4, deal=21)
     return start, steps, video
 
@@ -85,3 +87,34 @@ def test_truth_spn_after_each_move_is_the_engine_position(game) -> None:
     settled = [spn for spn in shown if spn]
     expected = [start.spn()] + [step.after.spn() for step in steps]
     assert [spn for index, spn in enumerate(settled) if index == 0 or spn != settled[index - 1]] == expected
+
+
+def test_frame_truth_matches_the_frame_pixels(game) -> None:
+    """In every tenth frame the cards' visible parts are paper (dark only where ink is) and the rest is dark cloth.
+
+    A truth off by three pixels breaks both bounds (measured: 10% dark inside, bright pixels outside).
+    """
+    _, _, video = game
+    with gzip.open(video.frames, "rt") as handle:
+        records = [json.loads(line) for line in handle]
+    capture = cv2.VideoCapture(str(video.video))
+    for number, record in enumerate(records):
+        ok, frame = capture.read()
+        assert ok
+        if number % 10:
+            continue
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        cards = np.zeros(grey.shape, np.uint8)
+        faces = np.zeros(grey.shape, np.uint8)
+        for card in record["cards"]:
+            cv2.fillPoly(cards, [np.int32(np.round(card["quad"]))], 255)
+            if card["face_up"] and card["visible_fraction"] > 0.9 and len(card["visible_polygon"]) >= 3:
+                cv2.fillPoly(faces, [np.int32(np.round(card["visible_polygon"]))], 255)
+        for polygon in record["hands"]:
+            cv2.fillPoly(cards, [np.int32(np.round(polygon))], 255)
+            cv2.fillPoly(faces, [np.int32(np.round(polygon))], 0)
+        faces = cv2.erode(faces, np.ones((3, 3), np.uint8))
+        table = cv2.erode(cv2.bitwise_not(cards), np.ones((5, 5), np.uint8))
+        assert faces.any() and table.any()
+        assert (grey[faces > 0] < 70).mean() < 0.07
+        assert (grey[table > 0] > 110).mean() < 0.0002
