@@ -63,6 +63,14 @@ def _gain_map(scene: Scene, width: int, height: int) -> np.ndarray:
     return cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
+@functools.lru_cache(maxsize=32)
+def _tone_curve(contrast: float) -> np.ndarray:
+    """An S-shaped (contrast > 1) or flattened (< 1) tone curve around mid-grey, as a LUT."""
+    x = np.arange(256, dtype=np.float32) / 255.0
+    curve = 0.5 + (x - 0.5) * contrast - (contrast - 1.0) * 0.6 * (x - 0.5) ** 3 * 4
+    return np.clip(curve * 255.0, 0, 255).astype(np.uint8)
+
+
 def _motion_kernel(length: float, angle: float) -> np.ndarray:
     size = max(3, int(math.ceil(length)) | 1)
     kernel = np.zeros((size, size), np.float32)
@@ -80,6 +88,12 @@ def finish_photo(image: np.ndarray, scene: Scene, rng: np.random.Generator) -> n
         image = cv2.GaussianBlur(image, (0, 0), scene.defocus)
     if scene.motion_blur > 1:
         image = cv2.filter2D(image, -1, _motion_kernel(scene.motion_blur, scene.motion_angle))
+    if scene.sharpen > 0:
+        # Phone pipelines sharpen: a faint halo along every edge.
+        soft = cv2.GaussianBlur(image, (0, 0), 1.2)
+        image = cv2.addWeighted(image, 1 + scene.sharpen, soft, -scene.sharpen, 0)
+    if scene.contrast != 1.0:
+        image = cv2.LUT(image, _tone_curve(round(scene.contrast, 3)))
     if scene.noise > 0:
         positive, negative = _noise_pool(width, height)
         ox, oy = int(rng.integers(0, 64)), int(rng.integers(0, 64))

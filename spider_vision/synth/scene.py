@@ -70,6 +70,8 @@ class Scene:
     motion_blur: float = 0.0
     motion_angle: float = 0.0
     jpeg_quality: int = 0
+    sharpen: float = 0.0
+    contrast: float = 1.0
     hands: int = 0
     clutter: int = 0
     table_edge: float = 0.0
@@ -150,6 +152,8 @@ def random_scene(seed: int, width: int = 1280, height: int = 720, **overrides: A
         motion_blur=rng.uniform(2, 8) * scale if rng.random() < 0.12 else 0.0,
         motion_angle=rng.uniform(0, 180),
         jpeg_quality=rng.randint(45, 92) if rng.random() < 0.7 else 0,
+        sharpen=rng.uniform(0.2, 0.8) if rng.random() < 0.4 else 0.0,
+        contrast=rng.uniform(0.85, 1.2),
         hands=rng.choice([0, 0, 0, 0, 1, 1, 2]),
         clutter=rng.choice([0, 0, 0, 1, 1, 2, 3]),
         table_edge=rng.uniform(60, 260) if rng.random() < 0.3 else 0.0,
