@@ -15,10 +15,27 @@ import sys
 from typing import Sequence
 
 from spider_vision import __version__
-from spider_vision.cli import apply, deal, main_job, moves, play, replay
+from spider_vision.cli import (
+    apply,
+    deal,
+    main_job,
+    moves,
+    play,
+    render,
+    render_game,
+    replay,
+)
 from spider_vision.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, CommandError
 
-COMMANDS = [deal, moves, apply, replay, play]
+COMMANDS = [
+    deal,
+    moves,
+    apply,
+    replay,
+    play,
+    render,
+    render_game,
+]
 
 
 class _Parser(argparse.ArgumentParser):
