@@ -11,14 +11,12 @@ corners, as real decks do.
 from __future__ import annotations
 
 import atexit
-import ctypes
 import functools
 import gc
 import logging
 import math
 import os
 import random
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -195,37 +193,13 @@ _PIP_ROWS = {
 _APP: list[object] = []
 
 
-class _GuardNone:
-    """Give back the references to ``None`` that Qt calls drop.
-
-    PySide6 6.12 wheels built for Pythons with an immortal ``None`` release one
-    reference to ``None`` on every call of a method returning nothing; on
-    Python 3.11 that count soon reaches zero and the interpreter aborts
-    ("none_dealloc"). Drawing code runs inside this guard, which measures
-    what was lost and adds it back to the count for good (plus a margin for
-    what Qt drops when wrappers made here are collected later, even while
-    the interpreter shuts down). On 3.12 and later ``None`` is immortal and
-    the guard does nothing.
-    """
-
-    def __enter__(self) -> None:
-        self.before = sys.getrefcount(None)
-
-    def __exit__(self, *exc: object) -> None:
-        if sys.version_info >= (3, 12):
-            return
-        lost = max(self.before - sys.getrefcount(None), 0) + 16
-        ctypes.c_ssize_t.from_address(id(None)).value += lost
-
-
 def _qt():
     """Import Qt lazily and make sure a QGuiApplication exists (fonts need one)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6 import QtCore, QtGui
 
     if QtGui.QGuiApplication.instance() is None:
-        with _GuardNone():
-            _APP.append(QtGui.QGuiApplication([]))
+        _APP.append(QtGui.QGuiApplication([]))
         atexit.register(_close_qt)
     return QtCore, QtGui
 
@@ -233,20 +207,18 @@ def _qt():
 def _close_qt() -> None:
     """Tear down the application we made before the interpreter does (else PySide6 may crash at exit)."""
     _font_family.cache_clear()
-    with _GuardNone():
-        for app in _APP:
-            shutdown = getattr(app, "shutdown", None)
-            if shutdown is not None:
-                shutdown()
-        _APP.clear()
-        gc.collect()
+    for app in _APP:
+        shutdown = getattr(app, "shutdown", None)
+        if shutdown is not None:
+            shutdown()
+    _APP.clear()
+    gc.collect()
 
 
 @functools.lru_cache(maxsize=None)
 def _font_family(file_name: str) -> str:
     _, QtGui = _qt()
-    with _GuardNone():
-        return _load_font(QtGui, file_name)
+    return _load_font(QtGui, file_name)
 
 
 def _load_font(QtGui, file_name: str) -> str:
@@ -367,9 +339,8 @@ class ProceduralDeck(Deck):
 
     def face(self, card: Card) -> Face:
         if card not in self._cache:
-            with _GuardNone():
-                _qt()
-                self._cache[card] = self._draw(card)
+            _qt()
+            self._cache[card] = self._draw(card)
         return self._cache[card]
 
     def _rank_text(self, card: Card) -> str:
