@@ -12,10 +12,10 @@ import sys
 from typing import Sequence
 
 from spider_vision import __version__
-from spider_vision.cli import deal
+from spider_vision.cli import deal, solve, winnable
 from spider_vision.cli.common import EXIT_BAD_INPUT, CommandError
 
-COMMANDS = [deal]
+COMMANDS = [deal, solve, winnable]
 
 
 class _Parser(argparse.ArgumentParser):
