@@ -6,7 +6,7 @@ import argparse
 import logging
 import random
 
-from spider_vision.cli.common import EXIT_FAILED, EXIT_OK, suits_arg
+from spider_vision.cli.common import EXIT_FAILED, EXIT_OK, CommandError, suits_arg
 from spider_vision.cli.solve import positive_count, positive_seconds
 from spider_vision.engine import deal_position
 from spider_vision.engine.deals import MAX_DEAL
@@ -45,5 +45,6 @@ def run(args: argparse.Namespace) -> int:
         if result.solved:
             print(number)
             return EXIT_OK
-    print(f"spider-vision: no deal won in {args.attempts} attempts; try a longer --time-limit")
-    return EXIT_FAILED
+    raise CommandError(
+        f"no deal won in {args.attempts} attempts; try a longer --time-limit", EXIT_FAILED
+    )
