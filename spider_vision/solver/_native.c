@@ -22,14 +22,27 @@
 #define SUIT(c) ((c) >> 4)
 #define DEAL_MOVE 0xFFFFu
 #define MAX_DEPTH 1500
+#define MAX_WIDTH 12800 /* wider beams need gigabytes; the search stops there */
 
 /* Heuristic weights: keep equal to search.py. */
+#ifndef W_DOWN
 #define W_DOWN 12
+#endif
+#ifndef W_BREAK
 #define W_BREAK 6
+#endif
+#ifndef W_SEMI
 #define W_SEMI 2
+#endif
+#ifndef W_SUITED
 #define W_SUITED 2
+#endif
+#ifndef W_EMPTY
 #define W_EMPTY 30
+#endif
+#ifndef W_REMOVED
 #define W_REMOVED 60
+#endif
 
 typedef struct {
     uint8_t cards[NCARDS];
@@ -518,6 +531,10 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
                 runs++;
                 status = beam_run(&ctx, &root, 0, 0, &truncated);
                 if (status == R_DONE) exhaustive = 1;
+                break;
+            }
+            if (width * growth > MAX_WIDTH) {
+                status = R_STOP;
                 break;
             }
         }

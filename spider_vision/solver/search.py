@@ -12,7 +12,8 @@ Why this search:
   ranked by a score of removed runs, face-down cards, breaks in the face-up
   sequences and empty columns.
 * Iterative widening: a narrow beam solves most deals at once; when it fails
-  the search restarts with a wider beam, until the limits end it.
+  the search restarts with a wider beam, until the limits end it or the
+  widest beam (``MAX_WIDTH``) fails too.
 * A transposition table drops every position already kept in this run;
   columns are interchangeable in its key once the stock is empty.
 * Pointless moves are pruned: a same-suit run is split only onto a card of
@@ -33,10 +34,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-__all__ = ["DEAL", "MAX_DEPTH", "Compact", "SearchOutcome", "beam_run", "search"]
+__all__ = ["DEAL", "MAX_DEPTH", "MAX_WIDTH", "Compact", "SearchOutcome", "beam_run", "search"]
 
 RUN = 13
 MAX_DEPTH = 1500
+MAX_WIDTH = 12800  # wider beams need gigabytes; the search stops there
 DEAL = (-1, -1, 0)
 
 # Heuristic weights: keep equal to _native.c.
@@ -275,6 +277,10 @@ def search(
                 if status == "won":
                     return SearchOutcome("won", path, context.nodes, False, runs)
                 return SearchOutcome("lost", (), context.nodes, True, runs)
+            if width * growth > MAX_WIDTH:
+                break
             width *= growth
     except _Stop:
-        return SearchOutcome("stopped", (), context.nodes, False, runs)
+        pass
+    return SearchOutcome("stopped", (), context.nodes, False, runs)
+
