@@ -24,25 +24,9 @@
 #define MAX_DEPTH 1500
 #define MAX_WIDTH 12800 /* wider beams need gigabytes; the search stops there */
 
-/* Heuristic weights: keep equal to search.py. */
-#ifndef W_DOWN
-#define W_DOWN 12
-#endif
-#ifndef W_BREAK
-#define W_BREAK 6
-#endif
-#ifndef W_SEMI
-#define W_SEMI 2
-#endif
-#ifndef W_SUITED
-#define W_SUITED 2
-#endif
-#ifndef W_EMPTY
-#define W_EMPTY 30
-#endif
-#ifndef W_REMOVED
-#define W_REMOVED 60
-#endif
+/* Heuristic weights, in this order (search.py passes them): */
+enum { W_DOWN, W_BREAK, W_SEMI, W_SUITED, W_EMPTY, W_REMOVED, NWEIGHTS };
+#define MAX_SETS 8
 
 typedef struct {
     uint8_t cards[NCARDS];
@@ -94,6 +78,9 @@ typedef struct {
     size_t ncands, capcands;
     uint16_t *path;
     int npath;
+    int weights[MAX_SETS][NWEIGHTS];
+    int nsets;
+    const int *w; /* the set of the current run */
 } Ctx;
 
 static double now_seconds(void) {
@@ -262,23 +249,23 @@ static uint64_t pos_hash(const Ctx *ctx, const Pos *p) {
     return h ? h : 1;
 }
 
-static int pos_score(const Pos *p) {
-    int off[NCOL + 1], i, j, score = W_REMOVED * p->removed;
+static int pos_score(const int *w, const Pos *p) {
+    int off[NCOL + 1], i, j, score = w[W_REMOVED] * p->removed;
     offsets(p, off);
     for (i = 0; i < NCOL; i++) {
         const uint8_t *c = p->cards + off[i];
         int L = p->len[i], d = p->down[i];
         if (L == 0) {
-            score += W_EMPTY;
+            score += w[W_EMPTY];
             continue;
         }
-        score -= W_DOWN * d;
+        score -= w[W_DOWN] * d;
         for (j = d + 1; j < L; j++) {
             uint8_t a = c[j - 1], b = c[j];
             if (RANK(a) == RANK(b) + 1)
-                score += SUIT(a) == SUIT(b) ? W_SUITED : -W_SEMI;
+                score += SUIT(a) == SUIT(b) ? w[W_SUITED] : -w[W_SEMI];
             else
-                score -= W_BREAK;
+                score -= w[W_BREAK];
         }
     }
     return score;
@@ -421,7 +408,7 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
                 {
                     Cand *cd = &ctx->cands[ctx->ncands];
                     cd->hash = h;
-                    cd->score = pos_score(&child);
+                    cd->score = pos_score(ctx->w, &child);
                     cd->parent = (int32_t)i;
                     cd->seq = (int32_t)ctx->ncands;
                     cd->move = moves[m];
@@ -471,13 +458,14 @@ static void ctx_free(Ctx *ctx) {
 }
 
 /*
- * solve(columns, stock, removed, first_width, growth, seconds, nodes)
- * columns: ten bytes objects, each the face-down count then the cards bottom first.
+ * solve(columns, stock, removed, first_width, growth, seconds, nodes, weight_sets)
+ * columns: ten bytes objects, each the face-down count then the cards bottom first;
+ * weight_sets: a list of (down, break, semi, suited, empty, removed) tuples.
  * Returns (status, moves, nodes, exhaustive, runs): status "won", "lost" or "stopped";
  * moves a list of (source, target, count) with source -1 for the deal.
  */
 static PyObject *native_solve(PyObject *self, PyObject *args) {
-    PyObject *columns, *result, *list;
+    PyObject *columns, *weights, *result, *list;
     const char *stock;
     Py_ssize_t nstock, i;
     int removed, status = R_DONE, exhaustive = 0, runs = 0;
@@ -488,8 +476,8 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
     Ctx ctx;
     int k = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "Oy#illdL", &columns, &stock, &nstock, &removed, &width, &growth,
-                          &seconds, &node_limit))
+    if (!PyArg_ParseTuple(args, "Oy#illdLO", &columns, &stock, &nstock, &removed, &width, &growth,
+                          &seconds, &node_limit, &weights))
         return NULL;
     if (!PyList_Check(columns) || PyList_GET_SIZE(columns) != NCOL || nstock % 10 || nstock > 50) {
         PyErr_SetString(PyExc_ValueError, "expected ten columns and a stock of whole rows");
@@ -511,6 +499,18 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
         memcpy(root.cards + k, data + 1, (size_t)(n - 1));
         k += (int)(n - 1);
     }
+    if (!PyList_Check(weights) || PyList_GET_SIZE(weights) < 1 || PyList_GET_SIZE(weights) > MAX_SETS) {
+        PyErr_SetString(PyExc_ValueError, "expected one to eight weight sets");
+        return NULL;
+    }
+    ctx.nsets = (int)PyList_GET_SIZE(weights);
+    for (i = 0; i < ctx.nsets; i++) {
+        PyObject *set = PyList_GET_ITEM(weights, i);
+        if (!PyArg_ParseTuple(set, "iiiiii", &ctx.weights[i][0], &ctx.weights[i][1], &ctx.weights[i][2],
+                              &ctx.weights[i][3], &ctx.weights[i][4], &ctx.weights[i][5]))
+            return NULL;
+    }
+    ctx.w = ctx.weights[0];
     root.removed = (uint8_t)removed;
     memcpy(ctx.stock, stock, (size_t)nstock);
     ctx.ndeals = (int)(nstock / 10);
@@ -522,10 +522,14 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
     if (!set_init(&ctx.seen, 1 << 16) || !set_init(&ctx.local, 1 << 16)) {
         status = R_NOMEM;
     } else {
-        int truncated;
+        int truncated = 1, set;
         for (;; width *= growth) {
-            runs++;
-            status = beam_run(&ctx, &root, width, 1, &truncated);
+            for (set = 0; set < ctx.nsets; set++) {
+                runs++;
+                ctx.w = ctx.weights[set];
+                status = beam_run(&ctx, &root, width, 1, &truncated);
+                if (status != R_DONE || !truncated) break;
+            }
             if (status != R_DONE) break;
             if (!truncated) {
                 runs++;

@@ -10,7 +10,8 @@ Why this search:
   each depth, the ``width`` best positions for each number of stock deals
   left (so dealing early and dealing late compete only with their kind),
   ranked by a score of removed runs, face-down cards, breaks in the face-up
-  sequences and empty columns.
+  sequences and empty columns. Several weightings of that score take turns
+  (a portfolio): they fail on different deals.
 * Iterative widening: a narrow beam solves most deals at once; when it fails
   the search restarts with a wider beam, until the limits end it or the
   widest beam (``MAX_WIDTH``) fails too.
@@ -34,20 +35,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-__all__ = ["DEAL", "MAX_DEPTH", "MAX_WIDTH", "Compact", "SearchOutcome", "beam_run", "search"]
+__all__ = ["DEAL", "MAX_DEPTH", "MAX_WIDTH", "Compact", "SearchOutcome", "Weights", "beam_run", "search"]
 
 RUN = 13
 MAX_DEPTH = 1500
 MAX_WIDTH = 12800  # wider beams need gigabytes; the search stops there
 DEAL = (-1, -1, 0)
 
-# Heuristic weights: keep equal to _native.c.
-W_DOWN = 12
-W_BREAK = 6
-W_SEMI = 2
-W_SUITED = 2
-W_EMPTY = 30
-W_REMOVED = 60
+
+# A weight set: per face-down card, per break in sequence, per break in suit
+# only, per same-suit link, per empty column, per removed run.
+Weights = tuple[int, int, int, int, int, int]
 
 _COMPLETE = frozenset(bytes(rank | suit << 4 for rank in range(13, 0, -1)) for suit in range(4))
 
@@ -132,21 +130,22 @@ def key(position: Compact, deals: int) -> tuple[int, tuple[bytes, ...]]:
     return (left, piles if left > 0 else tuple(sorted(piles)))
 
 
-def score(position: Compact) -> int:
+def score(position: Compact, weights: Weights) -> int:
     """Higher is better: removed runs and empty columns up; face-down cards and breaks down."""
+    w_down, w_break, w_semi, w_suited, w_empty, w_removed = weights
     cols, downs, _, removed = position
-    total = W_REMOVED * removed
+    total = w_removed * removed
     for pile, down in zip(cols, downs):
         if not pile:
-            total += W_EMPTY
+            total += w_empty
             continue
-        total -= W_DOWN * down
+        total -= w_down * down
         for j in range(down + 1, len(pile)):
             upper, lower = pile[j - 1], pile[j]
             if upper & 15 == (lower & 15) + 1:
-                total += W_SUITED if upper >> 4 == lower >> 4 else -W_SEMI
+                total += w_suited if upper >> 4 == lower >> 4 else -w_semi
             else:
-                total -= W_BREAK
+                total -= w_break
     return total
 
 
@@ -194,7 +193,7 @@ def moves(position: Compact, deals: int, prune: bool) -> list[Move]:
 
 
 def beam_run(
-    root: Compact, context: _Context, width: int, prune: bool
+    root: Compact, context: _Context, width: int, prune: bool, weights: Weights
 ) -> tuple[str, tuple[Move, ...], bool]:
     """One beam run (``width`` 0: unlimited); return status, winning moves, whether it cut."""
     deals = context.deals
@@ -220,7 +219,7 @@ def beam_run(
                     continue
                 local.add(child_key)
                 candidates.append(
-                    (-(deals - child[2]), -score(child), len(candidates), parent, move, child_key)
+                    (-(deals - child[2]), -score(child, weights), len(candidates), parent, move, child_key)
                 )
         if not candidates:
             return "done", (), truncated
@@ -258,8 +257,13 @@ def search(
     growth: int,
     seconds: float,
     node_limit: int,
+    weight_sets: list[Weights],
 ) -> SearchOutcome:
-    """Iterated beam search with widening; ``seconds``/``node_limit`` <= 0 mean no limit."""
+    """Iterated beam search with widening; ``seconds``/``node_limit`` <= 0 mean no limit.
+
+    Each width is tried with every weight set in turn: the sets fail on
+    different deals, so a portfolio wins more than any one of them.
+    """
     context = _Context(stock, time.monotonic() + seconds if seconds > 0 else 0.0, node_limit)
     if root[3] == 8:
         return SearchOutcome("won", (), 0, True, 0)
@@ -267,13 +271,17 @@ def search(
     width = first_width
     try:
         while True:
-            runs += 1
-            status, path, truncated = beam_run(root, context, width, True)
-            if status == "won":
-                return SearchOutcome("won", path, context.nodes, False, runs)
+            truncated = True
+            for weights in weight_sets:
+                runs += 1
+                status, path, truncated = beam_run(root, context, width, True, weights)
+                if status == "won":
+                    return SearchOutcome("won", path, context.nodes, False, runs)
+                if not truncated:
+                    break
             if not truncated:
                 runs += 1
-                status, path, _ = beam_run(root, context, 0, False)
+                status, path, _ = beam_run(root, context, 0, False, weights)
                 if status == "won":
                     return SearchOutcome("won", path, context.nodes, False, runs)
                 return SearchOutcome("lost", (), context.nodes, True, runs)
@@ -283,4 +291,3 @@ def search(
     except _Stop:
         pass
     return SearchOutcome("stopped", (), context.nodes, False, runs)
-

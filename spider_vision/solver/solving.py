@@ -34,6 +34,10 @@ except ImportError:  # the C extension was not built: the pure-Python search run
 
 FIRST_WIDTH = 50
 GROWTH = 2
+# Weight sets (face-down card, break, suit break, same-suit link, empty column,
+# removed run) that take turns at each beam width; chosen on deals 1..150 of
+# four suits (bench/solver.py), where each fails on deals the other wins.
+WEIGHT_SETS: list[search.Weights] = [(12, 6, 2, 4, 30, 60), (12, 6, 2, 2, 15, 60)]
 _SUIT_INDEX = {"s": 0, "h": 1, "d": 2, "c": 3}
 
 Backend = Literal["auto", "native", "python"]
@@ -143,11 +147,11 @@ def solve(
     if use_native:
         columns = [bytes((down,)) + pile for pile, down in zip(root[0], root[1])]
         status, path, count, exhaustive, runs = _native.solve(
-            columns, stock, root[3], FIRST_WIDTH, GROWTH, seconds, nodes
+            columns, stock, root[3], FIRST_WIDTH, GROWTH, seconds, nodes, WEIGHT_SETS
         )
         outcome = search.SearchOutcome(status, tuple(path), count, bool(exhaustive), runs)
     else:
-        outcome = search.search(root, stock, FIRST_WIDTH, GROWTH, seconds, nodes)
+        outcome = search.search(root, stock, FIRST_WIDTH, GROWTH, seconds, nodes, WEIGHT_SETS)
     elapsed = time.monotonic() - started
     logger.info(
         "%s: %s after %d positions, %d beam runs, %.2f s",
