@@ -49,7 +49,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("spn", nargs="?", metavar="SPN", help="the position, every card known")
     parser.add_argument("--deal", type=int, metavar="N", help="solve deal N instead of an SPN")
-    parser.add_argument("--suits", type=suits_arg, metavar="S", help="suit mode of --deal: 1, 2 or 4")
+    parser.add_argument(
+        "--suits", type=suits_arg, metavar="S", help="suit mode of --deal: 1, 2 or 4"
+    )
     parser.add_argument("--time-limit", type=positive_seconds, default=10.0, metavar="S",
                         help="seconds of search (default 10)")
     parser.add_argument("--node-limit", type=positive_count, metavar="N",

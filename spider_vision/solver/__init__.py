@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
-from spider_vision.solver.solving import SolveLimits, SolveResult, SolverError, native_available, solve
+from spider_vision.solver.solving import (
+    SolveLimits,
+    SolveResult,
+    SolverError,
+    native_available,
+    solve,
+)
 
 __all__ = ["SolveLimits", "SolveResult", "SolverError", "native_available", "solve"]

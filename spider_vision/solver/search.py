@@ -35,7 +35,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-__all__ = ["DEAL", "MAX_DEPTH", "MAX_WIDTH", "Compact", "SearchOutcome", "Weights", "beam_run", "search"]
+__all__ = [
+    "DEAL", "MAX_DEPTH", "MAX_WIDTH", "Compact", "SearchOutcome", "Weights", "beam_run", "search",
+]
 
 RUN = 13
 MAX_DEPTH = 1500
@@ -218,8 +220,9 @@ def beam_run(
                 if child_key in seen or child_key in local:
                     continue
                 local.add(child_key)
+                rank = -score(child, weights)
                 candidates.append(
-                    (-(deals - child[2]), -score(child, weights), len(candidates), parent, move, child_key)
+                    (-(deals - child[2]), rank, len(candidates), parent, move, child_key)
                 )
         if not candidates:
             return "done", (), truncated

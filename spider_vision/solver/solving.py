@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from spider_vision.engine import STANDARD, Deal, Move, Position, TableauMove, Variant
+from spider_vision.engine import STANDARD, Deal, MaybeCard, Move, Position, TableauMove, Variant
 from spider_vision.engine.errors import SpiderError
 from spider_vision.solver import search
 
@@ -106,15 +106,16 @@ def encode(position: Position) -> tuple[search.Compact, bytes]:
             "the solver needs every card known, face-down and stock cards included; "
             "this position has unknown cards (??)"
         )
-    columns = []
-    downs = []
-    for column in position.columns:
-        columns.append(bytes(card.rank | _SUIT_INDEX[card.suit] << 4 for card in column.cards()))  # type: ignore[union-attr]
-        downs.append(len(column.down))
-    stock = bytes(card.rank | _SUIT_INDEX[card.suit] << 4 for card in position.stock)  # type: ignore[union-attr]
+    columns = tuple(_card_bytes(column.cards()) for column in position.columns)
+    downs = tuple(len(column.down) for column in position.columns)
+    stock = _card_bytes(position.stock)
     if len(stock) % 10:
         raise SolverError(f"the stock holds {len(stock)} cards, not a multiple of ten")
-    return (tuple(columns), tuple(downs), 0, len(position.removed)), stock
+    return (columns, downs, 0, len(position.removed)), stock
+
+
+def _card_bytes(cards: tuple[MaybeCard, ...]) -> bytes:
+    return bytes(card.rank | _SUIT_INDEX[card.suit] << 4 for card in cards if card is not None)
 
 
 def _to_move(step: search.Move) -> Move:

@@ -114,7 +114,8 @@ def test_bad_input_is_one_line_and_exit_2(
 def test_winnable_prints_a_deal_the_solver_wins(
     seed: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(["winnable", "--suits", "1", "--time-limit", "20", "--seed", str(seed)], capsys)
+    argv = ["winnable", "--suits", "1", "--time-limit", "20", "--seed", str(seed)]
+    code, out, _ = run(argv, capsys)
     assert code == 0
     number = int(out.strip())
     assert 0 <= number < 2**32

@@ -91,7 +91,8 @@ def test_harder_deal_solutions_replay_to_a_win(mode: int, number: int) -> None:
 @pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
 @pytest.mark.parametrize("limit", [1, 500, 4000])
 def test_node_limit_is_respected_and_not_called_unwinnable(backend: str, limit: int) -> None:
-    result = solve(deal_position(7, 4), SolveLimits(seconds=None, nodes=limit), backend=backend)  # type: ignore[arg-type]
+    limits = SolveLimits(seconds=None, nodes=limit)
+    result = solve(deal_position(7, 4), limits, backend=backend)  # type: ignore[arg-type]
     assert not result.solved
     assert result.nodes == limit
     assert not result.exhaustive
@@ -101,7 +102,8 @@ def test_node_limit_is_respected_and_not_called_unwinnable(backend: str, limit: 
 @pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
 def test_time_limit_is_respected(backend: str) -> None:
     # Deal 95 (4 suits) takes the native core millions of positions.
-    result = solve(deal_position(95, 4), SolveLimits(seconds=0.3), backend=backend)  # type: ignore[arg-type]
+    limits = SolveLimits(seconds=0.3)
+    result = solve(deal_position(95, 4), limits, backend=backend)  # type: ignore[arg-type]
     assert result.seconds < 1.0
     assert not result.exhaustive
     if not result.solved:
