@@ -419,6 +419,7 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
         }
         if (ctx->ncands == 0) return R_DONE;
         qsort(ctx->cands, ctx->ncands, sizeof(Cand), cand_cmp);
+        if (ctx->deadline > 0 && now_seconds() >= ctx->deadline) return R_STOP; /* wide layers sort long */
         if (!reserve((void **)&ctx->next, &ctx->capnext, ctx->ncands, sizeof(Node))) return R_NOMEM;
         for (start = 0; start < ctx->ncands;) {
             size_t end = start, k;

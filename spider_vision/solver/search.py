@@ -82,7 +82,11 @@ class _Context:
         if self.node_limit > 0 and self.nodes >= self.node_limit:
             raise _Stop
         self.nodes += 1
-        if self.deadline > 0 and self.nodes & 1023 == 0 and time.monotonic() >= self.deadline:
+        if self.nodes & 1023 == 0:
+            self.check_time()
+
+    def check_time(self) -> None:
+        if self.deadline > 0 and time.monotonic() >= self.deadline:
             raise _Stop
 
 
@@ -227,6 +231,7 @@ def beam_run(
         if not candidates:
             return "done", (), truncated
         candidates.sort(key=lambda c: (c[0], c[1], c[2]))
+        context.check_time()  # wide layers sort long
         next_layer: list[tuple[Compact, int]] = []
         bucket = None
         kept = 0
