@@ -24,6 +24,8 @@ from spider_vision.cli import (
     render,
     render_game,
     replay,
+    solve,
+    winnable,
 )
 from spider_vision.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, CommandError
 
@@ -33,6 +35,8 @@ COMMANDS = [
     apply,
     replay,
     play,
+    solve,
+    winnable,
     render,
     render_game,
 ]
