@@ -15,10 +15,35 @@ import sys
 from typing import Sequence
 
 from spider_vision import __version__
-from spider_vision.cli import apply, deal, engine, hint, main_job, moves, play, replay
+from spider_vision.cli import (
+    apply,
+    deal,
+    engine,
+    hint,
+    main_job,
+    moves,
+    play,
+    render,
+    render_game,
+    replay,
+    solve,
+    winnable,
+)
 from spider_vision.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, CommandError
 
-COMMANDS = [deal, moves, apply, replay, play, hint, engine]
+COMMANDS = [
+    deal,
+    moves,
+    apply,
+    replay,
+    play,
+    solve,
+    winnable,
+    hint,
+    engine,
+    render,
+    render_game,
+]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,586 @@
+/*
+ * Native hot path of the Spider solver: the same iterated beam search as
+ * spider_vision/solver/search.py, move for move, written in C for speed.
+ *
+ * Cards are bytes: rank (1..13) in the low four bits, suit index in the next
+ * two.  A position packs the ten columns bottom first into one 104-byte
+ * array; the stock is shared by the whole search and only the number of
+ * deals made is stored.  Python's search.py is the specification: any change
+ * here must be made there too (tests compare the two on node-limited runs).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NCOL 10
+#define NCARDS 104
+#define RUN 13
+#define RANK(c) ((c) & 15)
+#define SUIT(c) ((c) >> 4)
+#define DEAL_MOVE 0xFFFFu
+#define MAX_DEPTH 1500
+#define MAX_WIDTH 12800 /* wider beams need gigabytes; the search stops there */
+
+/* Heuristic weights, in this order (search.py passes them): */
+enum { W_DOWN, W_BREAK, W_SEMI, W_SUITED, W_EMPTY, W_REMOVED, NWEIGHTS };
+#define MAX_SETS 8
+
+typedef struct {
+    uint8_t cards[NCARDS];
+    uint8_t len[NCOL];
+    uint8_t down[NCOL];
+    uint8_t dealt;
+    uint8_t removed;
+} Pos;
+
+typedef struct {
+    uint64_t hash;
+    int32_t score;
+    int32_t parent;
+    int32_t seq;
+    uint16_t move;
+    uint8_t bucket;
+} Cand;
+
+typedef struct {
+    Pos pos;
+    int32_t hist;
+} Node;
+
+typedef struct {
+    int32_t parent;
+    uint16_t move;
+} Hist;
+
+typedef struct {
+    uint64_t *slots;
+    size_t cap;
+    size_t count;
+} HashSet;
+
+enum { R_WIN = 0, R_DONE = 1, R_STOP = 2, R_NOMEM = 3 };
+
+typedef struct {
+    uint8_t stock[50];
+    int ndeals;
+    double deadline; /* <= 0: none */
+    long long node_limit; /* <= 0: none */
+    long long nodes;
+    HashSet seen, local;
+    Hist *hist;
+    size_t nhist, caphist;
+    Node *layer, *next;
+    size_t caplayer, capnext;
+    Cand *cands;
+    size_t ncands, capcands;
+    uint16_t *path;
+    int npath;
+    int weights[MAX_SETS][NWEIGHTS];
+    int nsets;
+    const int *w; /* the set of the current run */
+} Ctx;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- hash set of 64-bit hashes (0 means empty) -------------------------- */
+
+static int set_init(HashSet *s, size_t cap) {
+    s->slots = (uint64_t *)calloc(cap, sizeof(uint64_t));
+    s->cap = cap;
+    s->count = 0;
+    return s->slots != NULL;
+}
+
+static void set_clear(HashSet *s) {
+    memset(s->slots, 0, s->cap * sizeof(uint64_t));
+    s->count = 0;
+}
+
+static int set_has(const HashSet *s, uint64_t h) {
+    size_t mask = s->cap - 1, i = (size_t)(h ^ (h >> 29)) & mask;
+    while (s->slots[i]) {
+        if (s->slots[i] == h) return 1;
+        i = (i + 1) & mask;
+    }
+    return 0;
+}
+
+static int set_add(HashSet *s, uint64_t h);
+
+static int set_grow(HashSet *s) {
+    HashSet bigger;
+    size_t i;
+    if (!set_init(&bigger, s->cap * 2)) return 0;
+    for (i = 0; i < s->cap; i++)
+        if (s->slots[i]) set_add(&bigger, s->slots[i]);
+    free(s->slots);
+    *s = bigger;
+    return 1;
+}
+
+/* Add h; return 1 if added, 0 if present, -1 if out of memory. */
+static int set_add(HashSet *s, uint64_t h) {
+    size_t mask, i;
+    if ((s->count + 1) * 2 > s->cap && !set_grow(s)) return -1;
+    mask = s->cap - 1;
+    i = (size_t)(h ^ (h >> 29)) & mask;
+    while (s->slots[i]) {
+        if (s->slots[i] == h) return 0;
+        i = (i + 1) & mask;
+    }
+    s->slots[i] = h;
+    s->count++;
+    return 1;
+}
+
+/* ---- positions ---------------------------------------------------------- */
+
+static inline void offsets(const Pos *p, int *off) {
+    int i, k = 0;
+    for (i = 0; i < NCOL; i++) {
+        off[i] = k;
+        k += p->len[i];
+    }
+    off[NCOL] = k;
+}
+
+/* Remove a completed King-to-Ace run of one suit from the end of column i. */
+static void settle_removal(Pos *q, int i) {
+    int off[NCOL + 1], up = q->len[i] - q->down[i], end, j;
+    const uint8_t *c;
+    if (up < RUN) return;
+    offsets(q, off);
+    end = off[i] + q->len[i];
+    c = q->cards + end - RUN;
+    if (RANK(c[RUN - 1]) != 1) return;
+    for (j = 0; j < RUN - 1; j++)
+        if (SUIT(c[j]) != SUIT(c[j + 1]) || RANK(c[j]) != RANK(c[j + 1]) + 1) return;
+    memmove(q->cards + end - RUN, q->cards + end, (size_t)(off[NCOL] - end));
+    q->len[i] -= RUN;
+    q->removed++;
+}
+
+static inline void settle_flip(Pos *q, int i) {
+    if (q->down[i] > 0 && q->len[i] == q->down[i]) q->down[i]--;
+}
+
+static void apply_tableau(const Pos *p, Pos *q, int s, int t, int count) {
+    int off[NCOL + 1], i, k = 0;
+    offsets(p, off);
+    for (i = 0; i < NCOL; i++) {
+        int L = p->len[i];
+        if (i == s) {
+            memcpy(q->cards + k, p->cards + off[i], (size_t)(L - count));
+            k += L - count;
+            q->len[i] = (uint8_t)(L - count);
+        } else if (i == t) {
+            memcpy(q->cards + k, p->cards + off[i], (size_t)L);
+            memcpy(q->cards + k + L, p->cards + off[s] + p->len[s] - count, (size_t)count);
+            k += L + count;
+            q->len[i] = (uint8_t)(L + count);
+        } else {
+            memcpy(q->cards + k, p->cards + off[i], (size_t)L);
+            k += L;
+            q->len[i] = (uint8_t)L;
+        }
+    }
+    memcpy(q->down, p->down, NCOL);
+    q->dealt = p->dealt;
+    q->removed = p->removed;
+    settle_removal(q, t);
+    settle_flip(q, s);
+    settle_flip(q, t);
+}
+
+static void apply_deal(const Ctx *ctx, const Pos *p, Pos *q) {
+    int off[NCOL + 1], i, k = 0;
+    const uint8_t *row = ctx->stock + 10 * p->dealt;
+    offsets(p, off);
+    for (i = 0; i < NCOL; i++) {
+        int L = p->len[i];
+        memcpy(q->cards + k, p->cards + off[i], (size_t)L);
+        q->cards[k + L] = row[i];
+        k += L + 1;
+        q->len[i] = (uint8_t)(L + 1);
+    }
+    memcpy(q->down, p->down, NCOL);
+    q->dealt = (uint8_t)(p->dealt + 1);
+    q->removed = p->removed;
+    for (i = 0; i < NCOL; i++) settle_removal(q, i);
+    for (i = 0; i < NCOL; i++) settle_flip(q, i);
+}
+
+static void apply_move(const Ctx *ctx, const Pos *p, Pos *q, uint16_t move) {
+    if (move == DEAL_MOVE)
+        apply_deal(ctx, p, q);
+    else
+        apply_tableau(p, q, move & 15, (move >> 4) & 15, move >> 8);
+}
+
+static inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Columns are interchangeable once the stock is empty (a deal tells them apart). */
+static uint64_t pos_hash(const Ctx *ctx, const Pos *p) {
+    int off[NCOL + 1], i, j, left = ctx->ndeals - p->dealt;
+    uint64_t h = mix64(0x5851F42D4C957F2DULL + (uint64_t)left);
+    offsets(p, off);
+    for (i = 0; i < NCOL; i++) {
+        uint64_t ch = 1469598103934665603ULL ^ (uint64_t)(p->down[i] + 1);
+        ch *= 1099511628211ULL;
+        for (j = 0; j < p->len[i]; j++) {
+            ch ^= p->cards[off[i] + j];
+            ch *= 1099511628211ULL;
+        }
+        ch ^= (uint64_t)p->len[i] << 56;
+        if (left > 0) ch += 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
+        h += mix64(ch);
+    }
+    return h ? h : 1;
+}
+
+static int pos_score(const int *w, const Pos *p) {
+    int off[NCOL + 1], i, j, score = w[W_REMOVED] * p->removed;
+    offsets(p, off);
+    for (i = 0; i < NCOL; i++) {
+        const uint8_t *c = p->cards + off[i];
+        int L = p->len[i], d = p->down[i];
+        if (L == 0) {
+            score += w[W_EMPTY];
+            continue;
+        }
+        score -= w[W_DOWN] * d;
+        for (j = d + 1; j < L; j++) {
+            uint8_t a = c[j - 1], b = c[j];
+            if (RANK(a) == RANK(b) + 1)
+                score += SUIT(a) == SUIT(b) ? w[W_SUITED] : -w[W_SEMI];
+            else
+                score -= w[W_BREAK];
+        }
+    }
+    return score;
+}
+
+/* ---- move generation ---------------------------------------------------- */
+
+/* Fill moves (in the fixed order of search.py) and return their number. */
+static int gen_moves(const Ctx *ctx, const Pos *p, int prune, uint16_t *moves) {
+    int off[NCOL + 1], n = 0, s, t, count, first_empty = -1, any_empty = 0;
+    int run[NCOL];
+    offsets(p, off);
+    for (s = 0; s < NCOL; s++) {
+        int L = p->len[s], up = L - p->down[s], r = 0;
+        if (L == 0) {
+            any_empty = 1;
+            if (first_empty < 0) first_empty = s;
+        } else {
+            const uint8_t *c = p->cards + off[s];
+            r = 1;
+            while (r < up && SUIT(c[L - r - 1]) == SUIT(c[L - r]) &&
+                   RANK(c[L - r - 1]) == RANK(c[L - r]) + 1)
+                r++;
+        }
+        run[s] = r;
+    }
+    for (s = 0; s < NCOL; s++) {
+        int L = p->len[s];
+        const uint8_t *c = p->cards + off[s];
+        for (count = 1; count <= run[s]; count++) {
+            uint8_t base = c[L - count];
+            int split = count < run[s];
+            for (t = 0; t < NCOL; t++) {
+                if (t == s) continue;
+                if (p->len[t] == 0) {
+                    if (prune && (split || t != first_empty || (count == L))) continue;
+                } else {
+                    uint8_t top = p->cards[off[t] + p->len[t] - 1];
+                    if (RANK(top) != RANK(base) + 1) continue;
+                    if (prune && split && SUIT(top) != SUIT(base)) continue;
+                }
+                moves[n++] = (uint16_t)(s | (t << 4) | (count << 8));
+            }
+        }
+    }
+    if (p->dealt < ctx->ndeals && !any_empty) moves[n++] = DEAL_MOVE;
+    return n;
+}
+
+/* ---- beam search -------------------------------------------------------- */
+
+static int cand_cmp(const void *x, const void *y) {
+    const Cand *a = (const Cand *)x, *b = (const Cand *)y;
+    if (a->bucket != b->bucket) return a->bucket > b->bucket ? -1 : 1;
+    if (a->score != b->score) return a->score > b->score ? -1 : 1;
+    return a->seq < b->seq ? -1 : (a->seq > b->seq);
+}
+
+static int hist_push(Ctx *ctx, int32_t parent, uint16_t move) {
+    if (ctx->nhist == ctx->caphist) {
+        size_t cap = ctx->caphist ? ctx->caphist * 2 : 4096;
+        Hist *h = (Hist *)realloc(ctx->hist, cap * sizeof(Hist));
+        if (!h) return 0;
+        ctx->hist = h;
+        ctx->caphist = cap;
+    }
+    ctx->hist[ctx->nhist].parent = parent;
+    ctx->hist[ctx->nhist].move = move;
+    ctx->nhist++;
+    return 1;
+}
+
+static int reserve(void **buf, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 1;
+    {
+        size_t c = *cap ? *cap : 1024;
+        void *b;
+        while (c < need) c *= 2;
+        b = realloc(*buf, c * size);
+        if (!b) return 0;
+        *buf = b;
+        *cap = c;
+    }
+    return 1;
+}
+
+static int build_path(Ctx *ctx, int32_t hist, uint16_t last) {
+    int n = 1, i;
+    int32_t h;
+    for (h = hist; h > 0; h = ctx->hist[h].parent) n++;
+    ctx->path = (uint16_t *)malloc(sizeof(uint16_t) * (size_t)n);
+    if (!ctx->path) return R_NOMEM;
+    ctx->npath = n;
+    ctx->path[n - 1] = last;
+    for (h = hist, i = n - 2; h > 0; h = ctx->hist[h].parent, i--) ctx->path[i] = ctx->hist[h].move;
+    return R_WIN;
+}
+
+/* One beam run of width (per number of deals left); *truncated says whether it cut anything. */
+static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *truncated) {
+    size_t nlayer = 1, i;
+    int depth;
+    uint16_t moves[1200];
+    Pos child;
+    *truncated = 0;
+    set_clear(&ctx->seen);
+    ctx->nhist = 0;
+    if (!hist_push(ctx, -1, 0)) return R_NOMEM;
+    if (!reserve((void **)&ctx->layer, &ctx->caplayer, 1, sizeof(Node))) return R_NOMEM;
+    ctx->layer[0].pos = *root;
+    ctx->layer[0].hist = 0;
+    if (set_add(&ctx->seen, pos_hash(ctx, root)) < 0) return R_NOMEM;
+    for (depth = 0;; depth++) {
+        size_t start, nnext = 0;
+        if (prune && depth >= MAX_DEPTH) {
+            *truncated = 1;
+            return R_DONE;
+        }
+        ctx->ncands = 0;
+        set_clear(&ctx->local);
+        for (i = 0; i < nlayer; i++) {
+            const Pos *p = &ctx->layer[i].pos;
+            int nm = gen_moves(ctx, p, prune, moves), m;
+            for (m = 0; m < nm; m++) {
+                uint64_t h;
+                int added;
+                if (ctx->node_limit > 0 && ctx->nodes >= ctx->node_limit) return R_STOP;
+                ctx->nodes++;
+                if (ctx->deadline > 0 && (ctx->nodes & 1023) == 0 && now_seconds() >= ctx->deadline)
+                    return R_STOP;
+                apply_move(ctx, p, &child, moves[m]);
+                if (child.removed == 8) return build_path(ctx, ctx->layer[i].hist, moves[m]);
+                h = pos_hash(ctx, &child);
+                if (set_has(&ctx->seen, h)) continue;
+                added = set_add(&ctx->local, h);
+                if (added < 0) return R_NOMEM;
+                if (!added) continue;
+                if (!reserve((void **)&ctx->cands, &ctx->capcands, ctx->ncands + 1, sizeof(Cand)))
+                    return R_NOMEM;
+                {
+                    Cand *cd = &ctx->cands[ctx->ncands];
+                    cd->hash = h;
+                    cd->score = pos_score(ctx->w, &child);
+                    cd->parent = (int32_t)i;
+                    cd->seq = (int32_t)ctx->ncands;
+                    cd->move = moves[m];
+                    cd->bucket = (uint8_t)(ctx->ndeals - child.dealt);
+                }
+                ctx->ncands++;
+            }
+        }
+        if (ctx->ncands == 0) return R_DONE;
+        qsort(ctx->cands, ctx->ncands, sizeof(Cand), cand_cmp);
+        if (ctx->deadline > 0 && now_seconds() >= ctx->deadline) return R_STOP; /* wide layers sort long */
+        if (!reserve((void **)&ctx->next, &ctx->capnext, ctx->ncands, sizeof(Node))) return R_NOMEM;
+        for (start = 0; start < ctx->ncands;) {
+            size_t end = start, k;
+            while (end < ctx->ncands && ctx->cands[end].bucket == ctx->cands[start].bucket) end++;
+            if (width > 0 && end - start > (size_t)width) *truncated = 1;
+            for (k = start; k < end && (width <= 0 || k - start < (size_t)width); k++) {
+                const Cand *cd = &ctx->cands[k];
+                const Node *parent = &ctx->layer[cd->parent];
+                Node *nd = &ctx->next[nnext++];
+                apply_move(ctx, &parent->pos, &nd->pos, cd->move);
+                if (!hist_push(ctx, parent->hist, cd->move)) return R_NOMEM;
+                nd->hist = (int32_t)(ctx->nhist - 1);
+                if (set_add(&ctx->seen, cd->hash) < 0) return R_NOMEM;
+            }
+            start = end;
+        }
+        {
+            Node *tmp = ctx->layer;
+            size_t tcap = ctx->caplayer;
+            ctx->layer = ctx->next;
+            ctx->caplayer = ctx->capnext;
+            ctx->next = tmp;
+            ctx->capnext = tcap;
+        }
+        nlayer = nnext;
+    }
+}
+
+static void ctx_free(Ctx *ctx) {
+    free(ctx->seen.slots);
+    free(ctx->local.slots);
+    free(ctx->hist);
+    free(ctx->layer);
+    free(ctx->next);
+    free(ctx->cands);
+    free(ctx->path);
+}
+
+/*
+ * solve(columns, stock, removed, first_width, growth, seconds, nodes, weight_sets)
+ * columns: ten bytes objects, each the face-down count then the cards bottom first;
+ * weight_sets: a list of (down, break, semi, suited, empty, removed) tuples.
+ * Returns (status, moves, nodes, exhaustive, runs): status "won", "lost" or "stopped";
+ * moves a list of (source, target, count) with source -1 for the deal.
+ */
+static PyObject *native_solve(PyObject *self, PyObject *args) {
+    PyObject *columns, *weights, *result, *list;
+    const char *stock;
+    Py_ssize_t nstock, i;
+    int removed, status = R_DONE, exhaustive = 0, runs = 0;
+    long width, growth;
+    double seconds;
+    long long node_limit;
+    Pos root;
+    Ctx ctx;
+    int k = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Oy#illdLO", &columns, &stock, &nstock, &removed, &width, &growth,
+                          &seconds, &node_limit, &weights))
+        return NULL;
+    if (!PyList_Check(columns) || PyList_GET_SIZE(columns) != NCOL || nstock % 10 || nstock > 50) {
+        PyErr_SetString(PyExc_ValueError, "expected ten columns and a stock of whole rows");
+        return NULL;
+    }
+    memset(&root, 0, sizeof(root));
+    memset(&ctx, 0, sizeof(ctx));
+    for (i = 0; i < NCOL; i++) {
+        PyObject *col = PyList_GET_ITEM(columns, i);
+        char *data;
+        Py_ssize_t n;
+        if (PyBytes_AsStringAndSize(col, &data, &n) < 0) return NULL;
+        if (n < 1 || k + n - 1 > NCARDS || (uint8_t)data[0] > n - 1) {
+            PyErr_SetString(PyExc_ValueError, "bad column");
+            return NULL;
+        }
+        root.down[i] = (uint8_t)data[0];
+        root.len[i] = (uint8_t)(n - 1);
+        memcpy(root.cards + k, data + 1, (size_t)(n - 1));
+        k += (int)(n - 1);
+    }
+    if (!PyList_Check(weights) || PyList_GET_SIZE(weights) < 1 || PyList_GET_SIZE(weights) > MAX_SETS) {
+        PyErr_SetString(PyExc_ValueError, "expected one to eight weight sets");
+        return NULL;
+    }
+    ctx.nsets = (int)PyList_GET_SIZE(weights);
+    for (i = 0; i < ctx.nsets; i++) {
+        PyObject *set = PyList_GET_ITEM(weights, i);
+        if (!PyArg_ParseTuple(set, "iiiiii", &ctx.weights[i][0], &ctx.weights[i][1], &ctx.weights[i][2],
+                              &ctx.weights[i][3], &ctx.weights[i][4], &ctx.weights[i][5]))
+            return NULL;
+    }
+    ctx.w = ctx.weights[0];
+    root.removed = (uint8_t)removed;
+    memcpy(ctx.stock, stock, (size_t)nstock);
+    ctx.ndeals = (int)(nstock / 10);
+    ctx.node_limit = node_limit;
+    if (root.removed == 8) return Py_BuildValue("(sNLii)", "won", PyList_New(0), 0LL, 1, 0);
+
+    Py_BEGIN_ALLOW_THREADS
+    ctx.deadline = seconds > 0 ? now_seconds() + seconds : 0;
+    if (!set_init(&ctx.seen, 1 << 16) || !set_init(&ctx.local, 1 << 16)) {
+        status = R_NOMEM;
+    } else {
+        int truncated = 1, set;
+        for (;; width *= growth) {
+            for (set = 0; set < ctx.nsets; set++) {
+                runs++;
+                ctx.w = ctx.weights[set];
+                status = beam_run(&ctx, &root, width, 1, &truncated);
+                if (status != R_DONE || !truncated) break;
+            }
+            if (status != R_DONE) break;
+            if (!truncated) {
+                runs++;
+                status = beam_run(&ctx, &root, 0, 0, &truncated);
+                if (status == R_DONE) exhaustive = 1;
+                break;
+            }
+            if (width * growth > MAX_WIDTH) {
+                status = R_STOP;
+                break;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+
+    if (status == R_NOMEM) {
+        ctx_free(&ctx);
+        return PyErr_NoMemory();
+    }
+    list = PyList_New(0);
+    if (!list) {
+        ctx_free(&ctx);
+        return NULL;
+    }
+    if (status == R_WIN) {
+        int m;
+        for (m = 0; m < ctx.npath; m++) {
+            uint16_t mv = ctx.path[m];
+            PyObject *item = mv == DEAL_MOVE ? Py_BuildValue("(iii)", -1, -1, 0)
+                                             : Py_BuildValue("(iii)", mv & 15, (mv >> 4) & 15, mv >> 8);
+            if (!item || PyList_Append(list, item) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(list);
+                ctx_free(&ctx);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+    }
+    result = Py_BuildValue("(sNLii)", status == R_WIN ? "won" : (exhaustive ? "lost" : "stopped"), list,
+                           ctx.nodes, exhaustive, runs);
+    ctx_free(&ctx);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", native_solve, METH_VARARGS, "Iterated beam search; see search.py for the specification."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", "Native Spider solver core.", -1, methods};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }

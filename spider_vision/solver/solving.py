@@ -1,0 +1,168 @@
+"""``solve(position, limits)``: find a winning line for a position whose every card is known.
+
+The search (``search.py``, or its native twin ``_native.c`` when it was
+built) works on a compact copy of the position; its moves come back here in
+notation. A search stopped by a limit says "no solution found"; only an
+exhaustive search says "unwinnable".
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+from spider_vision.engine import STANDARD, Deal, MaybeCard, Move, Position, TableauMove, Variant
+from spider_vision.engine.errors import SpiderError
+from spider_vision.solver import search
+
+__all__ = [
+    "SolveLimits",
+    "SolveResult",
+    "SolverError",
+    "native_available",
+    "solve",
+]
+
+logger = logging.getLogger(__name__)
+
+try:
+    from spider_vision.solver import _native  # type: ignore[attr-defined]
+except ImportError:  # the C extension was not built: the pure-Python search runs instead
+    _native = None
+
+FIRST_WIDTH = 50
+GROWTH = 2
+# Weight sets (face-down card, break, suit break, same-suit link, empty column,
+# removed run) that take turns at each beam width; chosen on deals 1..150 of
+# four suits (bench/solver.py), where each fails on deals the other wins.
+WEIGHT_SETS: list[search.Weights] = [(12, 6, 2, 4, 30, 60), (12, 6, 2, 2, 15, 60)]
+_SUIT_INDEX = {"s": 0, "h": 1, "d": 2, "c": 3}
+
+Backend = Literal["auto", "native", "python"]
+
+
+class SolverError(SpiderError, ValueError):
+    """A position or request the solver cannot take (unknown cards, a rule variant, bad limits)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SolveLimits:
+    """When to give up: after ``seconds`` of search or ``nodes`` positions (``None``: no limit)."""
+
+    seconds: float | None = 10.0
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.seconds is not None and not self.seconds > 0:
+            raise SolverError(f"time limit must be more than 0 seconds, not {self.seconds}")
+        if self.nodes is not None and self.nodes < 1:
+            raise SolverError(f"position limit must be at least 1, not {self.nodes}")
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """The answer: ``moves`` in notation win the game when ``solved``.
+
+    ``exhaustive`` is true only when the search covered every line, so that
+    ``solved`` false means the position cannot be won.
+    """
+
+    solved: bool
+    moves: tuple[str, ...]
+    nodes: int
+    seconds: float
+    exhaustive: bool
+    backend: str = field(default="python", compare=False)
+
+    @property
+    def verdict(self) -> str:
+        """``solved``, ``unwinnable`` (proved) or ``no solution found``."""
+        if self.solved:
+            return "solved"
+        return "unwinnable" if self.exhaustive else "no solution found"
+
+    def to_json(self) -> dict[str, object]:
+        """The command line's JSON form."""
+        return {
+            "solved": self.solved,
+            "moves": list(self.moves),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "exhaustive": self.exhaustive,
+        }
+
+
+def native_available() -> bool:
+    """Whether the compiled search core is present."""
+    return _native is not None
+
+
+def encode(position: Position) -> tuple[search.Compact, bytes]:
+    """The search's compact form of a fully known position, and its stock."""
+    if not position.is_fully_known:
+        raise SolverError(
+            "the solver needs every card known, face-down and stock cards included; "
+            "this position has unknown cards (??)"
+        )
+    columns = tuple(_card_bytes(column.cards()) for column in position.columns)
+    downs = tuple(len(column.down) for column in position.columns)
+    stock = _card_bytes(position.stock)
+    if len(stock) % 10:
+        raise SolverError(f"the stock holds {len(stock)} cards, not a multiple of ten")
+    return (columns, downs, 0, len(position.removed)), stock
+
+
+def _card_bytes(cards: tuple[MaybeCard, ...]) -> bytes:
+    return bytes(card.rank | _SUIT_INDEX[card.suit] << 4 for card in cards if card is not None)
+
+
+def _to_move(step: search.Move) -> Move:
+    source, target, count = step
+    return Deal() if source < 0 else TableauMove(source, target, count)
+
+
+def solve(
+    position: Position,
+    limits: SolveLimits = SolveLimits(),
+    *,
+    variant: Variant = STANDARD,
+    backend: Backend = "auto",
+) -> SolveResult:
+    """Search for a winning line of ``position`` within ``limits``.
+
+    ``backend`` picks the native core (``native``, an error if it was not
+    built), the pure-Python search (``python``) or the native one when present
+    (``auto``); both give the same answer for the same position limit.
+    """
+    if variant != STANDARD:
+        raise SolverError("the solver plays the standard rules only")
+    root, stock = encode(position)
+    if backend == "native" and _native is None:
+        raise SolverError("the native solver core was not built; reinstall with a C compiler")
+    use_native = backend != "python" and _native is not None
+    seconds = limits.seconds or 0.0
+    nodes = limits.nodes or 0
+    started = time.monotonic()
+    if use_native:
+        columns = [bytes((down,)) + pile for pile, down in zip(root[0], root[1])]
+        status, path, count, exhaustive, runs = _native.solve(
+            columns, stock, root[3], FIRST_WIDTH, GROWTH, seconds, nodes, WEIGHT_SETS
+        )
+        outcome = search.SearchOutcome(status, tuple(path), count, bool(exhaustive), runs)
+    else:
+        outcome = search.search(root, stock, FIRST_WIDTH, GROWTH, seconds, nodes, WEIGHT_SETS)
+    elapsed = time.monotonic() - started
+    logger.info(
+        "%s: %s after %d positions, %d beam runs, %.2f s",
+        "native" if use_native else "python", outcome.status, outcome.nodes, outcome.runs, elapsed,
+    )
+    return SolveResult(
+        solved=outcome.status == "won",
+        moves=tuple(str(_to_move(step)) for step in outcome.moves),
+        nodes=outcome.nodes,
+        seconds=elapsed,
+        exhaustive=outcome.exhaustive,
+        backend="native" if use_native else "python",
+    )

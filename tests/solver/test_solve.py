@@ -1,0 +1,177 @@
+"""The solver: solutions replay to a win, limits hold, verdicts are honest, both backends agree."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from spider_vision.engine import Position, apply_move, deal_position, legal_moves, resolve_move
+from spider_vision.solver import SolveLimits, SolverError, native_available, solve
+
+needs_native = pytest.mark.skipif(not native_available(), reason="native solver core not built")
+
+# Seven runs removed; 6s..2s goes onto 7s, then the Ace completes the run.
+NEARLY_WON = "|KsQsJsTs9s8s7s/|6s5s4s3s2s/|As/|/|/|/|/|/|/| - sssssss 1"
+# Every column filled; 4s and then 3s go onto column i, column j is left with
+# an Ace that nothing can take, and no other move exists.
+NEARLY_LOST = (
+    "Qs|Ks/Qs|Ks/Ts|Js/Ts|Js/8s|9s/8s|9s/6s|7s/6s|7s/5s4s3s2s2sAs|5s/As3s|4s - ssssss 1"
+)
+# Nothing can move at all.
+DEAD = "Qs|Ks/Qs|Ks/Ts|Js/Ts|Js/8s|9s/8s|9s/6s|7s/6s|7s/5s4s2s2sAs|5s/As4s3s|3s - ssssss 1"
+
+
+def replay(start: Position, moves: tuple[str, ...]) -> Position:
+    """Play the moves through the engine, which refuses any illegal one."""
+    position = start
+    for text in moves:
+        position = apply_move(position, resolve_move(position, text)).after
+    return position
+
+
+def winnable_by_brute_force(start: Position) -> bool:
+    """An independent oracle for tiny positions: every legal line, through the engine."""
+    seen = {start.spn()}
+    queue = deque([start])
+    while queue:
+        position = queue.popleft()
+        for move in legal_moves(position):
+            after = apply_move(position, move).after
+            if after.is_won:
+                return True
+            if after.spn() not in seen:
+                seen.add(after.spn())
+                queue.append(after)
+    return False
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
+def test_nearly_won_position_is_solved(backend: str) -> None:
+    start = Position.from_spn(NEARLY_WON)
+    result = solve(start, SolveLimits(seconds=5), backend=backend)  # type: ignore[arg-type]
+    assert result.solved and result.verdict == "solved"
+    assert replay(start, result.moves).is_won
+
+
+@pytest.mark.parametrize("spn", [NEARLY_LOST, DEAD])
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
+def test_lost_position_is_proved_lost(spn: str, backend: str) -> None:
+    start = Position.from_spn(spn)
+    assert not winnable_by_brute_force(start)
+    result = solve(start, SolveLimits(seconds=5), backend=backend)  # type: ignore[arg-type]
+    assert not result.solved
+    assert result.exhaustive
+    assert result.verdict == "unwinnable"
+    assert result.moves == ()
+
+
+def test_dead_position_really_has_no_move() -> None:
+    assert legal_moves(Position.from_spn(DEAD)) == []
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_one_suit_deal_solution_replays_to_a_win(number: int) -> None:
+    start = deal_position(number, 1)
+    result = solve(start, SolveLimits(seconds=60))
+    assert result.solved
+    assert not result.exhaustive
+    assert replay(start, result.moves).is_won
+
+
+@needs_native
+@pytest.mark.parametrize(("mode", "number"), [(2, 1), (2, 3), (4, 1), (4, 3)])
+def test_harder_deal_solutions_replay_to_a_win(mode: int, number: int) -> None:
+    start = deal_position(number, mode)
+    result = solve(start, SolveLimits(seconds=20), backend="native")
+    assert result.solved
+    assert replay(start, result.moves).is_won
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
+@pytest.mark.parametrize("limit", [1, 500, 4000])
+def test_node_limit_is_respected_and_not_called_unwinnable(backend: str, limit: int) -> None:
+    limits = SolveLimits(seconds=None, nodes=limit)
+    result = solve(deal_position(7, 4), limits, backend=backend)  # type: ignore[arg-type]
+    assert not result.solved
+    assert result.nodes == limit
+    assert not result.exhaustive
+    assert result.verdict == "no solution found"
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
+def test_time_limit_is_respected(backend: str) -> None:
+    # Deal 95 (4 suits) takes the native core millions of positions.
+    limits = SolveLimits(seconds=0.3)
+    result = solve(deal_position(95, 4), limits, backend=backend)  # type: ignore[arg-type]
+    assert result.seconds < 1.0
+    assert not result.exhaustive
+    if not result.solved:
+        assert result.verdict == "no solution found"
+
+
+@needs_native
+@pytest.mark.parametrize(
+    ("spn", "nodes"),
+    [
+        (NEARLY_WON, None),
+        (NEARLY_LOST, None),
+        (deal_position(1, 1).spn(), 3000),
+        (deal_position(5, 2).spn(), 6000),
+        (deal_position(9, 4).spn(), 6000),
+    ],
+)
+def test_native_and_python_search_agree(spn: str, nodes: int | None) -> None:
+    start = Position.from_spn(spn)
+    limits = SolveLimits(seconds=None, nodes=nodes)
+    native = solve(start, limits, backend="native")
+    python = solve(start, limits, backend="python")
+    assert (native.solved, native.moves, native.nodes, native.exhaustive) == (
+        python.solved, python.moves, python.nodes, python.exhaustive,
+    )
+
+
+@needs_native
+def test_native_and_python_agree_on_a_whole_solved_deal() -> None:
+    start = deal_position(3, 1)
+    limits = SolveLimits(seconds=None, nodes=2_000_000)
+    native = solve(start, limits, backend="native")
+    python = solve(start, limits, backend="python")
+    assert native.solved
+    assert (native.moves, native.nodes) == (python.moves, python.nodes)
+
+
+def test_unknown_cards_are_refused() -> None:
+    with pytest.raises(SolverError, match="every card known"):
+        solve(deal_position(1, 4).observed())
+
+
+@pytest.mark.parametrize(("seconds", "nodes"), [(0, None), (-1.0, None), (None, 0)])
+def test_bad_limits_are_refused(seconds: float | None, nodes: int | None) -> None:
+    with pytest.raises(SolverError):
+        SolveLimits(seconds=seconds, nodes=nodes)
+
+
+def test_won_position_needs_no_move() -> None:
+    start = Position.from_spn("|/|/|/|/|/|/|/|/|/| - ssssssss 1")
+    result = solve(start)
+    assert result.solved and result.moves == ()
+
+
+def test_json_form() -> None:
+    result = solve(Position.from_spn(NEARLY_WON))
+    data = result.to_json()
+    assert set(data) == {"solved", "moves", "nodes", "seconds", "exhaustive"}
+    assert data["solved"] is True and data["moves"] == list(result.moves)
+
+
+def test_missing_native_core_falls_back_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    from spider_vision.solver import solving
+
+    monkeypatch.setattr(solving, "_native", None)
+    assert not native_available()
+    start = Position.from_spn(NEARLY_WON)
+    result = solve(start)
+    assert result.backend == "python" and replay(start, result.moves).is_won
+    with pytest.raises(SolverError, match="not built"):
+        solve(start, backend="native")
