@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from spider_vision.engine import Game, SuitMode, deal_position  # noqa: E402
 from spider_vision.hint import HintLimits, HintSession  # noqa: E402
 
-MOVE_CAP = 2000
+MOVE_CAP = 1000
 
 
 @dataclass(frozen=True)
@@ -108,16 +108,18 @@ def main() -> int:
     for suits in args.suits:
         tasks = [(deal, suits, limits) for deal in range(args.first, args.first + args.deals)]
         started = time.perf_counter()
+        results = []
         with multiprocessing.Pool(args.jobs) as pool:
-            results = pool.map(_run, tasks, chunksize=1)
+            for result in pool.imap_unordered(_run, tasks):
+                results.append(result)
+                if args.verbose:
+                    per_hint = result.hint_seconds / max(result.hints, 1)
+                    print(
+                        f"  deal {result.deal} ({result.suits} suits): {result.ending}, "
+                        f"{result.moves} moves, {per_hint:.3f} s/hint",
+                        flush=True,
+                    )
         wall = time.perf_counter() - started
-        if args.verbose:
-            for result in results:
-                per_hint = result.hint_seconds / max(result.hints, 1)
-                print(
-                    f"  deal {result.deal} ({result.suits} suits): {result.ending}, "
-                    f"{result.moves} moves, {per_hint:.3f} s/hint"
-                )
         wins = sum(result.won for result in results)
         low, high = wilson(wins, len(results))
         moves = statistics.mean(result.moves for result in results)

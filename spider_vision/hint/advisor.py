@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from spider_vision.engine import Card, Deal, Move, Position, apply_move, legal_moves
+from spider_vision.engine import Card, Deal, Move, Position, apply_move, legal_moves, parse_move
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 from spider_vision.hint.worlds import World, advance, infer_move
@@ -42,6 +42,7 @@ class HintLimits:
 
     movetime: float = 0.5
     samples: int = 8
+    alternatives: int = 3
     bank_limit: float = 4.0
     nodes_per_sample: int | None = None
     seed: int = 0
@@ -95,15 +96,14 @@ class HintSession:
         allowed = self.limits.movetime
         if not any(world.won for world in self._worlds):
             allowed = min(allowed + self._banked, self.limits.movetime * self.limits.bank_limit)
-        nodes = self._search(knowledge, started + allowed)
-        self._previous = observed
         by_text = {str(move): move for move in fresh}
+        nodes = self._search(knowledge, list(by_text), started + allowed)
+        self._previous = observed
         votes: Counter[str] = Counter(
-            world.line[0] for world in self._worlds if world.line and world.line[0] in by_text
+            first for world in self._worlds for first in world.lines if first in by_text
         )
         if votes:
-            best = max(votes, key=lambda text: (votes[text], tactical_score(observed, by_text[text])))
-            move = by_text[best]
+            move = by_text[max(votes, key=lambda text: self._rank(observed, by_text[text], text))]
         else:
             move = max(fresh, key=lambda candidate: _fallback_key(observed, candidate))
         searched = [world for world in self._worlds if world.searched or world.won]
@@ -121,6 +121,12 @@ class HintSession:
             votes=dict(votes),
         )
 
+    def _rank(self, observed: Position, move: Move, text: str) -> tuple[float, int, float]:
+        """Order candidate moves: share of the worlds tried that it wins, then wins, then tactics."""
+        wins = sum(text in world.lines for world in self._worlds)
+        tried = sum(text in world.tried for world in self._worlds)
+        return ((wins + 1) / (tried + 2), wins, tactical_score(observed, move))
+
     def _carry_worlds(self, observed: Position) -> None:
         """Move the won worlds along to ``observed``; drop all if it is not the next position."""
         previous, worlds, self._worlds = self._previous, self._worlds, []
@@ -136,30 +142,62 @@ class HintSession:
         carried = (advance(world, move, observed) for world in worlds if world.won)
         self._worlds = [world for world in carried if world is not None]
 
-    def _search(self, knowledge: Knowledge, deadline: float) -> int:
-        """Fill up to ``samples`` worlds and search those without a line before ``deadline``."""
+    def _search(self, knowledge: Knowledge, candidates: list[str], deadline: float) -> int:
+        """Search the worlds until ``deadline``; return the positions examined.
+
+        First every world without a line is searched from its own position.
+        Then the moves that the worlds' lines start with are tried in the
+        worlds whose lines start otherwise, most voted first, so that a move
+        is judged by how many worlds it wins, not only by how many lines it
+        happens to begin.
+        """
         assert self._rng is not None
-        limits = self.limits
         worlds = list(self._worlds)
-        while len(worlds) < limits.samples:
+        while len(worlds) < self.limits.samples:
             seed = self._rng.getrandbits(64)
             worlds.append(World(determinise(knowledge, random.Random(seed))))
         nodes = 0
-        pending = [index for index, world in enumerate(worlds) if not world.searched]
-        for index in pending:
-            if limits.nodes_per_sample is None:
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0.002:
-                    break
-                solve_limits = SolveLimits(seconds=remaining)
-            else:
-                solve_limits = SolveLimits(seconds=None, nodes=limits.nodes_per_sample)
-            position = worlds[index].position
-            result = solve(position, solve_limits)
+        for index, world in enumerate(worlds):
+            if world.searched:
+                continue
+            limits = self._solve_limits(deadline, 1)
+            if limits is None:
+                break
+            result = solve(world.position, limits)
             nodes += result.nodes
-            worlds[index] = World(position, result.moves if result.solved else None, True)
+            first = result.moves[0] if result.solved and result.moves else ""
+            worlds[index] = world.with_line(first, result.moves if result.solved else None)
+        ranked = sorted(
+            {first for world in worlds for first in world.lines if first in candidates},
+            key=lambda first: -sum(first in world.lines for world in worlds),
+        )[: self.limits.alternatives]
+        checks = [
+            (first, index)
+            for first in ranked
+            for index, world in enumerate(worlds)
+            if world.won and first not in world.tried
+        ]
+        for count, (first, index) in enumerate(checks):
+            limits = self._solve_limits(deadline, len(checks) - count)
+            if limits is None:
+                break
+            world = worlds[index]
+            move, _ = parse_move(first)
+            result = solve(apply_move(world.position, move).after, limits)
+            nodes += result.nodes
+            line = (first, *result.moves) if result.solved else None
+            worlds[index] = world.with_line(first, line)
         self._worlds = worlds
         return nodes
+
+    def _solve_limits(self, deadline: float, searches_left: int) -> SolveLimits | None:
+        """Limits for one search, or ``None`` when the time is up."""
+        if self.limits.nodes_per_sample is not None:
+            return SolveLimits(seconds=None, nodes=self.limits.nodes_per_sample)
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0.002:
+            return None
+        return SolveLimits(seconds=max(remaining / searches_left, 0.002))
 
 
 def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:

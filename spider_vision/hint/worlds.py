@@ -11,7 +11,7 @@ most hints along a game nearly free.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from spider_vision.engine import (
     Column,
@@ -28,16 +28,28 @@ __all__ = ["World", "advance", "infer_move", "line_wins"]
 
 @dataclass(frozen=True)
 class World:
-    """A full-information guess and, once searched, its winning line (``None``: not searched)."""
+    """A full-information guess and the winning lines found in it, by first move.
+
+    ``tried`` are the first moves already searched (won or not); ``searched``
+    says whether the world was searched from its own position at all.
+    """
 
     position: Position
-    line: tuple[str, ...] | None = None
+    lines: dict[str, tuple[str, ...]] = field(default_factory=dict)
     searched: bool = False
+    tried: frozenset[str] = frozenset()
 
     @property
     def won(self) -> bool:
         """Whether the solver found a winning line in this world."""
-        return self.line is not None
+        return bool(self.lines)
+
+    def with_line(self, first: str, line: tuple[str, ...] | None) -> World:
+        """This world with the first move ``first`` tried, and its winning line if one was found."""
+        lines = dict(self.lines)
+        if line is not None:
+            lines[first] = line
+        return World(self.position, lines, True, self.tried | {first})
 
 
 def infer_move(before: Position, after: Position) -> Move | None:
@@ -77,12 +89,12 @@ def advance(world: World, move: Move, observed: Position) -> World | None:
     repaired, swapped = _repair(moved, observed)
     if repaired is None:
         return None
-    line = None
-    if world.line and world.line[0] == str(move):
-        rest = world.line[1:]
+    line = world.lines.get(str(move))
+    if line is not None and len(line) > 1:
+        rest = line[1:]
         if not swapped or line_wins(repaired, rest):
-            line = rest
-    return World(repaired, line, searched=line is not None)
+            return World(repaired, {rest[0]: rest}, searched=True, tried=frozenset({rest[0]}))
+    return World(repaired)
 
 
 def _repair(world: Position, observed: Position) -> tuple[Position | None, bool]:
