@@ -43,6 +43,7 @@ class HintLimits:
     movetime: float = 0.5
     samples: int = 8
     alternatives: int = 3
+    search_share: float = 0.3
     bank_limit: float = 4.0
     nodes_per_sample: int | None = None
     seed: int = 0
@@ -197,7 +198,8 @@ class HintSession:
         remaining = deadline - time.perf_counter()
         if remaining <= 0.002:
             return None
-        return SolveLimits(seconds=max(remaining / searches_left, 0.002))
+        share = self.limits.movetime * self.limits.search_share
+        return SolveLimits(seconds=max(min(remaining / searches_left, share), 0.002))
 
 
 def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:

@@ -113,14 +113,15 @@ def tactical_score(position: Position, move: Move) -> float:
         score += 300.0 - 10.0 * len(position.columns[move.source].down)
     if what.empties:
         score += 150.0
-    if what.joins_suit:
+    lateral = not what.turns_over and not what.empties
+    if what.joins_suit and not what.splits_suited:
         score += 100.0 + 5.0 * len(what.joined_run)
-    if what.splits_suited and not what.joins_suit:
+    if what.splits_suited and lateral:
         score -= 300.0
-    if what.leaves_suited_home and not what.joins_suit and not what.turns_over:
+    if what.leaves_suited_home and not what.joins_suit and lateral:
         score -= 60.0
     if what.onto_empty:
-        score -= 120.0 if not what.turns_over else 40.0
+        score -= 40.0 if what.turns_over else 120.0
     return score
 
 
