@@ -19,18 +19,23 @@ def test_sample_lies_beside_the_package() -> None:
     assert main_job.sample_path().is_file()
 
 
-def test_main_job_replays_the_sample_with_its_flags(cli) -> None:
+def test_main_job_replays_the_sample_with_its_flags_and_hints(cli, monkeypatch) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     outcome = cli()
     assert outcome.code == 0 and outcome.err == ""
     lines = outcome.out.splitlines()
     assert "camera window is not built yet" in lines[0] and "terminal" in lines[0]
+    assert "no display was found" in lines[0]
     events = [logged.event for logged in read_log(main_job.sample_path()).events]
     illegal = [e for e in events if isinstance(e, MoveEvent) and not e.legal]
     assert len(illegal) == 2
     for event in illegal:
         assert sum(event.reason in line for line in lines) >= 2  # its event line and its flag
     for line, event in zip(lines[1:], events):
-        assert line.endswith((describe(event), describe(event) + "  !"))
+        shown = line.split("  [hint: ")[0]
+        assert shown.endswith((describe(event), describe(event) + "  !"))
+        assert ("  [hint: " in line) == isinstance(event, MoveEvent)
     assert lines[-1].startswith("consistent:")
 
 
