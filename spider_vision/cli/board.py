@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from spider_vision.engine import Position, card_text, column_letter
+from spider_vision.engine import SUIT_NAMES, Position, card_text, column_letter
 
 __all__ = ["board_text"]
 
-_SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 _CELL = 5
 
 
@@ -26,7 +25,7 @@ def board_text(position: Position) -> str:
         cells = (cells[row] if row < len(cells) else "" for cells in columns)
         rows.append("".join(cell.rjust(_CELL) for cell in cells).rstrip())
     deals = position.deals_left
-    removed = ", ".join(_SUIT_NAMES[suit] for suit in position.removed) or "none"
+    removed = ", ".join(SUIT_NAMES[suit] for suit in position.removed) or "none"
     rows.append(
         f"stock: {deals} deal{'s' if deals != 1 else ''} left    "
         f"removed runs ({len(position.removed)}/8): {removed}"

@@ -15,6 +15,7 @@ from pathlib import Path
 from spider_vision.cli.board import board_text
 from spider_vision.cli.common import EXIT_OK, CommandError, suits_arg
 from spider_vision.engine import (
+    SUIT_NAMES,
     STANDARD,
     Game,
     IllegalMoveError,
@@ -27,7 +28,6 @@ from spider_vision.engine import (
 )
 from spider_vision.gamelog import LogWriter
 
-_SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 
 HELP = """\
 Commands:
@@ -123,7 +123,7 @@ class PlaySession:
             self.writer.step(step)
         self.show()
         for removed in step.removals:
-            print(f"a run of {_SUIT_NAMES[removed.suit]} was completed and removed")
+            print(f"a run of {SUIT_NAMES[removed.suit]} was completed and removed")
         if self.game.is_won:
             print(f"You won! All eight runs removed in {self.game.moves_made} moves, "
                   f"score {self.game.score}.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spider_vision.engine.cards import RANKS, SUITS, Card, MaybeCard, SuitMode, card_text, parse_card, parse_cards
+from spider_vision.engine.cards import RANKS, SUIT_NAMES, SUITS, Card, MaybeCard, SuitMode, card_text, parse_card, parse_cards
 from spider_vision.engine.deals import deal_order, deal_position
 from spider_vision.engine.errors import (
     BlockedDealError,
@@ -40,7 +40,7 @@ from spider_vision.engine.rules import (
 )
 
 __all__ = [
-    "RANKS", "SUITS", "STANDARD",
+    "RANKS", "SUIT_NAMES", "SUITS", "STANDARD",
     "BlockedDealError", "Card", "Column", "Deal", "EmptySourceError", "EmptyStockError",
     "FaceDownCardsError", "Flip", "Game", "IllegalMoveError", "MaybeCard", "MixedSuitGroupError",
     "Move", "NotARunError", "NotationError", "NothingToRedoError", "NothingToRemoveError",

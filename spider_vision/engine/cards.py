@@ -18,6 +18,7 @@ __all__ = [
     "CARDS_IN_GAME",
     "RANKS",
     "SUITS",
+    "SUIT_NAMES",
     "Card",
     "MaybeCard",
     "SuitMode",
@@ -32,7 +33,7 @@ RANKS = "A23456789TJQK"
 SUITS = "shdc"
 UNKNOWN = "??"
 
-_SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 _CARD_RE = re.compile(r"(10|[A2-9TJQK])([SHDCshdc])")
 _TOKEN_RE = re.compile(r"\?\?|10[A-Za-z]|[A-Za-z0-9][A-Za-z]")
 
@@ -47,7 +48,7 @@ class Card:
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13:
             raise NotationError(f"rank {self.rank} is not between 1 (Ace) and 13 (King)")
-        if self.suit not in _SUIT_NAMES:
+        if self.suit not in SUIT_NAMES:
             raise NotationError(f"suit {self.suit!r} is not one of s, h, d, c")
 
     def __str__(self) -> str:
@@ -56,7 +57,7 @@ class Card:
     @property
     def suit_name(self) -> str:
         """The suit spelled out, for messages: ``spades``."""
-        return _SUIT_NAMES[self.suit]
+        return SUIT_NAMES[self.suit]
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -151,7 +152,7 @@ class SuitMode(IntEnum):
     @property
     def suit_names(self) -> str:
         """The suits of this mode spelled out, for messages: ``spades and hearts``."""
-        names = [_SUIT_NAMES[suit] for suit in self.suits]
+        names = [SUIT_NAMES[suit] for suit in self.suits]
         return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from spider_vision.engine import (
+    SUIT_NAMES,
     Column,
     EmptySourceError,
     EmptyStockError,
@@ -48,7 +49,6 @@ from spider_vision.gamelog.reader import GameLog, LogDamage, LoggedEvent
 
 __all__ = ["Mismatch", "Replay", "ReplayedEvent", "describe", "replay", "replay_events", "spn_difference"]
 
-_SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 # Moves that cannot be made even by hand (apply_move refuses them with force too).
 _PHYSICAL = (SameColumnError, EmptySourceError, FaceDownCardsError, EmptyStockError)
 
@@ -237,8 +237,8 @@ def _apply_remove(state: _State, event: RemoveEvent) -> None:
         if removed.column == event.column:
             if removed.suit != event.suit:
                 raise _Inconsistent(
-                    f"the run removed from column {letter} is {_SUIT_NAMES[removed.suit]}, "
-                    f"the log says {_SUIT_NAMES[event.suit]}"
+                    f"the run removed from column {letter} is {SUIT_NAMES[removed.suit]}, "
+                    f"the log says {SUIT_NAMES[event.suit]}"
                 )
             del state.pending_removals[index]
             return
@@ -251,8 +251,8 @@ def _apply_remove(state: _State, event: RemoveEvent) -> None:
         raise _Inconsistent(f"cannot remove a run from column {letter}: {error}") from None
     if step.removals[0].suit != event.suit:
         raise _Inconsistent(
-            f"the run in column {letter} is {_SUIT_NAMES[step.removals[0].suit]}, "
-            f"the log says {_SUIT_NAMES[event.suit]}"
+            f"the run in column {letter} is {SUIT_NAMES[step.removals[0].suit]}, "
+            f"the log says {SUIT_NAMES[event.suit]}"
         )
     state.settle(replace(step, removals=step.removals[1:]))
     state.history.append((Removal(event.column), before))
@@ -327,7 +327,7 @@ def describe(event: Event) -> str:
     if isinstance(event, FlipEvent):
         return f"flip {column_letter(event.column)} {card_text(event.card)}"
     if isinstance(event, RemoveEvent):
-        return f"remove {column_letter(event.column)} ({_SUIT_NAMES[event.suit]})"
+        return f"remove {column_letter(event.column)} ({SUIT_NAMES[event.suit]})"
     if isinstance(event, CorrectionEvent):
         return (
             f"correction {column_letter(event.column)}[{event.index}] "

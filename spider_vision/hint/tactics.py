@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spider_vision.engine import (
+    SUIT_NAMES,
     Card,
     Deal,
     Move,
@@ -23,7 +24,6 @@ from spider_vision.engine.cards import MaybeCard
 
 __all__ = ["MoveEffect", "effect", "explain", "tactical_score"]
 
-_SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ def explain(position: Position, move: Move) -> str:
     what = effect(position, move)
     source, target = column_letter(move.source), column_letter(move.target)
     if what.joined_run and what.joined_run[0].rank == 13 and what.joined_run[-1].rank == 1:
-        return f"completes the King-to-Ace run of {_SUIT_NAMES[what.group[0].suit]}"
+        return f"completes the King-to-Ace run of {SUIT_NAMES[what.group[0].suit]}"
     clauses = []
     if what.joins_suit:
         clauses.append(f"joins {_run_text(what.joined_run)} into one run")
