@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -51,12 +51,25 @@ def _timed(count: int, workers: int) -> tuple[float, float | None]:
         start, cpu = time.perf_counter(), time.process_time()
         _render_many(seeds)
         return count / (time.perf_counter() - start), count / (time.process_time() - cpu)
-    chunks = [seeds[k::workers] for k in range(workers)]
-    with ProcessPoolExecutor(workers) as pool:
-        list(pool.map(_render_many, chunks))
-        start = time.perf_counter()
-        list(pool.map(_render_many, chunks))
-        return count / (time.perf_counter() - start), None
+    # Each worker warms its own caches on all the scenes, then all start together.
+    barrier = multiprocessing.Barrier(workers + 1)
+    processes = [
+        multiprocessing.Process(target=_warm_then_render, args=(seeds, seeds[k::workers], barrier))
+        for k in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for process in processes:
+        process.join()
+    return count / (time.perf_counter() - start), None
+
+
+def _warm_then_render(warm: list[int], chunk: list[int], barrier) -> None:
+    _render_many(warm)
+    barrier.wait()
+    _render_many(chunk)
 
 
 def contact_sheet(path: Path, columns: int = 4, rows: int = 4, tile: tuple[int, int] = (480, 270)) -> None:
