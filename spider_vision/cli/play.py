@@ -2,7 +2,8 @@
 
 Reads one command a line from standard input, so it can be driven by a pipe:
 a move in notation (the count may be left out), ``deal``, ``u`` undo, ``r``
-redo, ``m`` legal moves, ``?`` help, ``q`` quit; end of input quits too. The
+redo, ``m`` legal moves, ``h`` a hint, ``?`` help, ``q`` quit; end of input
+quits too. The
 game log is written as the game goes; an undo is logged as a note (see README).
 """
 
@@ -27,6 +28,7 @@ from spider_vision.engine import (
     resolve_move,
 )
 from spider_vision.gamelog import LogWriter
+from spider_vision.hint import HintSession
 
 
 HELP = """\
@@ -35,7 +37,8 @@ Commands:
             when only one count fits)
   deal      deal a card from the stock onto every column
   u         undo the last move        r   redo it
-  m         list the legal moves      ?   this help
+  m         list the legal moves      h   a hint (it never peeks)
+  ?         this help
   q         quit (so does end of input)"""
 
 
@@ -60,6 +63,8 @@ class PlaySession:
         self.game = game
         self.deal = deal
         self.writer = writer
+        self.hints = HintSession()
+        self.hints_used = 0
 
     def show(self) -> None:
         game = self.game
@@ -76,6 +81,8 @@ class PlaySession:
         elif command == "m":
             moves = self.game.legal_moves()
             print(" ".join(str(move) for move in moves) if moves else "no legal move")
+        elif command == "h":
+            self.hint()
         elif command == "u":
             self.undo()
         elif command == "r":
@@ -83,6 +90,13 @@ class PlaySession:
         else:
             return self.move(command)
         return True
+
+    def hint(self) -> None:
+        """Print the hint engine's move for what a player sees, and count it."""
+        advice = self.hints.hint(self.game.position.observed())
+        self.hints_used += 1
+        estimate = "" if advice.win_estimate is None else f" (win estimate {advice.win_estimate:.0%})"
+        print(f"hint: {advice.move or 'none'}, {advice.reason}{estimate}")
 
     def undo(self) -> None:
         try:
@@ -164,5 +178,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if writer is not None:
             writer.close()
-    print(f"Game over after {session.game.moves_made} moves, score {session.game.score}.")
+    moves, hints = session.game.moves_made, session.hints_used
+    print(
+        f"Game over after {moves} move{'s' if moves != 1 else ''}, score {session.game.score}, "
+        f"{hints} hint{'s' if hints != 1 else ''} used."
+    )
     return EXIT_OK

@@ -18,6 +18,7 @@ from spider_vision.engine import (
     TableauMove,
     check_move,
     deal_position,
+    legal_moves,
     parse_move,
     resolve_move,
 )
@@ -63,7 +64,7 @@ def test_scripted_game_with_undo_redo_and_an_illegal_move(cli, monkeypatch, tmp_
     assert "'zz' is not a move" in out
     assert "nothing to undo" in out and "nothing to redo" in out
     assert f"undid {first}" in out and f"redid {first}" in out
-    assert out.rstrip().endswith(f"Game over after 2 moves, score {game.score}.")
+    assert out.rstrip().endswith(f"Game over after 2 moves, score {game.score}, 0 hints used.")
     assert "##" in out and "stock: 5 deals left" in out
     # The log replays, holds the undo note, and ends in the game's position.
     result = replay(read_log(log))
@@ -107,7 +108,7 @@ def test_random_typed_games_replay_cleanly(cli, monkeypatch, tmp_path, deal, sui
             script.append(text)
     outcome, log = _play(cli, monkeypatch, tmp_path, deal, suits, script)  # ends at EOF, no q
     assert outcome.code == 0
-    assert f"Game over after {game.moves_made} moves, score {game.score}." in outcome.out
+    assert f"Game over after {game.moves_made} moves, score {game.score}, 0 hints used." in outcome.out
     result = replay(read_log(log))
     assert result.consistent, result.mismatch
     assert result.position == game.position
@@ -125,7 +126,7 @@ def test_end_of_input_at_once_leaves_a_header_only_log(cli, monkeypatch, tmp_pat
 def test_play_without_log(cli, monkeypatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("m\nq\n"))
     outcome = cli("play", "--deal", "2", "--suits", "1")
-    assert outcome.code == 0 and "Game over after 0 moves, score 500." in outcome.out
+    assert outcome.code == 0 and "Game over after 0 moves, score 500, 0 hints used." in outcome.out
 
 
 NEAR_WIN = "/".join(["|KsQsJsTs9s8s7s6s5s4s3s2s", "|As"] + ["|"] * 8) + " - sssssss 1"
@@ -162,10 +163,20 @@ def test_real_subprocess_with_piped_input(tmp_path: Path) -> None:
         cwd=Path(__file__).resolve().parents[2],
     )
     assert done.returncode == 0 and done.stderr == ""
-    assert "Game over after 1 moves, score 499." in done.stdout
+    assert "Game over after 1 move, score 499, 0 hints used." in done.stdout
     checked = subprocess.run(
         [sys.executable, "-m", "spider_vision", "replay", str(log)],
         capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[2],
     )
     assert checked.returncode == 0, checked.stderr
     assert parse_move(first)[0] == read_log(log).events[0].event.move  # type: ignore[union-attr]
+
+
+def test_a_hint_names_a_legal_move_and_is_counted(cli, monkeypatch) -> None:
+    start = deal_position(3, 2)
+    monkeypatch.setattr("sys.stdin", io.StringIO("h\nq\n"))
+    outcome = cli("play", "--deal", "3", "--suits", "2")
+    hint_line = next(line for line in outcome.out.splitlines() if line.startswith("hint: "))
+    move_text = hint_line[len("hint: ") :].split(",")[0]
+    assert parse_move(move_text)[0] in legal_moves(start)
+    assert outcome.out.rstrip().endswith("Game over after 0 moves, score 500, 1 hint used.")
