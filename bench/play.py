@@ -3,8 +3,10 @@
 The harness keeps the true deal. The hint engine is given the observed
 position only (face-down cards and stock as counts, cards revealed as they turn
 over), its move is played on the true position, and the game goes on until it
-is won, lost (no legal move), or stuck (a position seen three times, or the
-move cap). Games run in parallel processes.
+is won, lost (no legal move), resigned (every sampled world lost for
+``RESIGN_AFTER`` hints in a row: a player would give up too, and it saves
+the bench from playing out lost games), or stuck (a position seen three
+times, or the move cap). Games run in parallel processes.
 
     python3 bench/play.py --deals 30 --suits 1 2 4 --movetime 0.5 --jobs 2
 """
@@ -27,6 +29,7 @@ from spider_vision.engine import Game, SuitMode, deal_position  # noqa: E402
 from spider_vision.hint import HintLimits, HintSession  # noqa: E402
 
 MOVE_CAP = 1000
+RESIGN_AFTER = 30
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
     session = HintSession(limits)
     repeats: Counter[str] = Counter()
     hints = 0
+    hopeless = 0
     seconds = 0.0
     ending = "move cap"
     while game.moves_made < MOVE_CAP:
@@ -65,6 +69,10 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
         hints += 1
         if advice.move is None:
             ending = "lost"
+            break
+        hopeless = hopeless + 1 if advice.samples and advice.wins == 0 else 0
+        if hopeless >= RESIGN_AFTER:
+            ending = "resigned"
             break
         game.play(advice.move)
     return GameResult(deal, suits, game.is_won, game.moves_made, hints, seconds, ending)

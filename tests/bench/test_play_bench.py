@@ -1,0 +1,34 @@
+"""The play harness: a whole game with hints only, and the win-rate interval."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from spider_vision.hint import HintLimits
+
+ROOT = Path(__file__).resolve().parents[2]
+_SPEC = importlib.util.spec_from_file_location("bench_play", ROOT / "bench" / "play.py")
+assert _SPEC is not None and _SPEC.loader is not None
+play = importlib.util.module_from_spec(_SPEC)
+sys.modules["bench_play"] = play
+_SPEC.loader.exec_module(play)
+
+
+@pytest.mark.parametrize(
+    ("wins", "games", "low", "high"),
+    [(0, 10, 0.0, 0.2775), (10, 10, 0.7225, 1.0), (5, 10, 0.2366, 0.7634), (29, 30, 0.8333, 0.9941)],
+)
+def test_wilson_interval(wins: int, games: int, low: float, high: float) -> None:
+    got_low, got_high = play.wilson(wins, games)
+    assert got_low == pytest.approx(low, abs=1e-3) and got_high == pytest.approx(high, abs=1e-3)
+
+
+def test_a_one_suit_game_is_played_to_its_end() -> None:
+    result = play.play_game(2, 1, HintLimits(movetime=0.05, samples=3))
+    assert result.ending in {"won", "lost", "stuck", "resigned", "move cap"}
+    assert result.won == (result.ending == "won")
+    assert result.moves > 20 and result.hints >= result.moves
