@@ -3,8 +3,8 @@
 The harness keeps the true deal. The hint engine is given the observed
 position only (face-down cards and stock as counts, cards revealed as they turn
 over), its move is played on the true position, and the game goes on until it
-is won, lost (no legal move), resigned (every sampled world lost for
-``RESIGN_AFTER`` hints in a row: a player would give up too, and it saves
+is won, lost (no legal move), resigned (every sampled world proved lost
+for ``RESIGN_AFTER`` hints in a row: a player would give up too, and it saves
 the bench from playing out lost games), or stuck (a position seen three
 times, or the move cap). Games run in parallel processes.
 
@@ -70,7 +70,7 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
         if advice.move is None:
             ending = "lost"
             break
-        hopeless = hopeless + 1 if advice.samples and advice.wins == 0 else 0
+        hopeless = hopeless + 1 if advice.samples and advice.proved_lost == advice.samples else 0
         if hopeless >= RESIGN_AFTER:
             ending = "resigned"
             break

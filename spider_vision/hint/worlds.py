@@ -31,13 +31,15 @@ class World:
     """A full-information guess and the winning lines found in it, by first move.
 
     ``tried`` are the first moves already searched (won or not); ``searched``
-    says whether the world was searched from its own position at all.
+    says whether the world was searched from its own position at all, and
+    ``proved_lost`` whether that search covered every line without a win.
     """
 
     position: Position
     lines: dict[str, tuple[str, ...]] = field(default_factory=dict)
     searched: bool = False
     tried: frozenset[str] = frozenset()
+    proved_lost: bool = False
 
     @property
     def won(self) -> bool:

@@ -86,3 +86,13 @@ def test_a_session_does_not_return_to_a_position_it_was_shown() -> None:
         apply_move(start.observed(), move).after.spn() for move in moves if move != keep
     )
     assert session.hint(start).move == keep
+
+
+def test_a_game_with_moves_but_no_win_is_proved_lost_in_every_world() -> None:
+    doomed = Position.from_spn(
+        "|QsKs/|QsKs/|TsJs/|TsJs/|8s9s/|8s9s/|6s7s/|6s7s/|5s4s2s2sAs5s/|As3s3s4s - ssssss 1"
+    )
+    advice = hint(doomed, limits=FAST)
+    assert str(advice.move) == "ji" and not advice.lost
+    assert advice.samples == FAST.samples == advice.proved_lost
+    assert advice.wins == 0 and advice.win_estimate == 0.0
