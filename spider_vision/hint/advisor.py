@@ -99,6 +99,11 @@ class HintSession:
         if not moves:
             return _no_move(observed)
         fresh = [move for move in moves if _leads_to_new(observed, move, self.visited)] or moves
+        useful = [move for move in fresh if tactical_score(observed, move) > 0]
+        if useful:
+            # Dealing buries cards: a player deals only when nothing useful is left. The worlds'
+            # searches know their stock and would deal early when it happens to suit them.
+            fresh = [move for move in fresh if not isinstance(move, Deal)]
         allowed = self.limits.movetime
         if not any(world.won for world in self._worlds):
             allowed = min(allowed + self._banked, self.limits.movetime * self.limits.bank_limit)
