@@ -16,7 +16,9 @@ from typing import Sequence
 
 from spider_vision import __version__
 from spider_vision.cli import (
+    analyze,
     apply,
+    calibrate,
     deal,
     main_job,
     moves,
@@ -35,6 +37,8 @@ COMMANDS = [
     play,
     render,
     render_game,
+    analyze,
+    calibrate,
 ]
 
 
