@@ -1,9 +1,9 @@
 """Crops in a card's own frame, shared by training and reading so both see the same pixels.
 
 A card frame is its top-left corner ``origin`` with the ``right`` (full card
-width) and ``down`` (full card height) vectors in image pixels. The index
-crop and the face-down strip are fixed regions of that frame (or of the
-index's own frame), warped to small fixed-size pictures.
+width) and ``down`` (full card height) vectors in image pixels. The corner
+crop (index and first pips) and the face-down strip are fixed regions of that
+frame, warped to small fixed-size pictures.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ CORNER_CROP = (40, 40)
 CORNER_REGION = (-0.04, -0.03, 0.6, 0.42)
 """The corner crop in card-frame units (x0, y0, x1, y1)."""
 
-STRIP_CROP = (32, 48)
-"""Width and height of the face-down strip crop fed to the counter."""
+STRIP_CROP = (32, 96)
+"""Width and height of the face-down strip crop fed to the counter (tall: a step can be 5% of a card)."""
 
-STRIP_UP = 0.75
-STRIP_REGION = (-0.05, -STRIP_UP, 1.05, 0.12)
+STRIP_UP = 0.7
+STRIP_REGION = (-0.05, -STRIP_UP, 1.05, 0.1)
 """The face-down strip in card-frame units (x0, y0, x1, y1): above the lowest face-up card."""
 
 

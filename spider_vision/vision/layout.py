@@ -88,8 +88,10 @@ def group_columns(detections: Detections) -> Layout:
     empty: list[int] = []
     full = False
     if len(columns) >= 2:
-        steps = np.diff(xs)
-        pitch = float(np.median(steps[steps < 1.7 * np.median(steps)])) if len(steps) else width * 1.2
+        # Steps in units of the local card width, so that perspective (far columns look narrower) cancels.
+        widths = np.array([np.median(np.linalg.norm(detections.rights[column], axis=1)) for column in columns])
+        steps = np.diff(xs) / (0.5 * (widths[:-1] + widths[1:]))
+        pitch = float(np.median(steps[steps < 1.7 * np.median(steps)]))
         slots = np.concatenate([[0], np.cumsum(np.maximum(np.round(steps / pitch), 1))]).astype(int)
         if slots[-1] == 9:
             full = True

@@ -52,6 +52,11 @@ class Models:
         return cls(_session(folder / "detector.onnx", threads), _session(folder / "reader.onnx", threads),
                    _session(folder / "counter.onnx", threads))
 
+    @classmethod
+    def detector_only(cls, folder: str | Path, threads: int = 1) -> Models:
+        """Just the detector (training cuts crops with it before the other models exist)."""
+        return cls(_session(Path(folder) / "detector.onnx", threads), None, None)  # type: ignore[arg-type]
+
     def detect(self, image: np.ndarray) -> np.ndarray:
         """Detector maps (channels, rows, cols) of a BGR picture already scaled for detection."""
         pixels = np.ascontiguousarray(image.transpose(2, 0, 1)[None], np.float32)
@@ -66,7 +71,7 @@ class Models:
         return _softmax(rank), _softmax(suit), embedding
 
     def count(self, strips: np.ndarray) -> np.ndarray:
-        """Probabilities (n, 7) of 0..6 face-down cards in strips (n, 48, 32, 3)."""
+        """Probabilities (n, 7) of 0..6 face-down cards in strips (n, 96, 32, 3)."""
         if not len(strips):
             return np.zeros((0, 7))
         pixels = np.ascontiguousarray(strips.transpose(0, 3, 1, 2), np.float32)

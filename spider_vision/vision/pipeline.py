@@ -20,12 +20,12 @@ from spider_vision.engine import Card
 from spider_vision.vision.calibration import Calibration, CalibrationError
 from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
-from spider_vision.vision.geometry import corner_crop, strip_crop
+from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
 from spider_vision.vision.layout import Layout, group_columns
 from spider_vision.vision.models import Models
 from spider_vision.vision.position import build_spn
 from spider_vision.vision.reading import CardReading, TableReading
-from spider_vision.vision.rules import apply_rules, infer_suits, joint_probabilities
+from spider_vision.vision.rules import apply_rules, choose_down_counts, infer_suits, joint_probabilities
 
 __all__ = ["calibrate", "load_image", "read_table"]
 
@@ -122,8 +122,8 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     warnings.extend(rule_warnings)
     position = None
     if not layout.full:
-        warnings.append(f"found {len(layout.columns)} column(s), not the ten of a Spider tableau "
-                        "(partial view or another layout); position withheld")
+        warnings.append(f"the {len(layout.columns)} pile(s) found do not form the ten columns of a Spider "
+                        "tableau (partial view or another layout); position withheld")
     else:
         columns: list[tuple[int, list[Card | None]]] = [(0, []) for _ in range(10)]
         for letter in range(10):
@@ -145,14 +145,22 @@ def _cards(image: np.ndarray, models: Models, detections: Detections, layout: La
     down_counts: dict[int, int] = {}
     lowest = [column[0] for column in layout.columns]
     strips = np.stack([strip_crop(image, detections.origins[i], detections.rights[i], detections.downs[i])
-                       for i in lowest]) if lowest else np.zeros((0, 48, 32, 3), np.uint8)
+                       for i in lowest]) if lowest else np.zeros((0, STRIP_CROP[1], STRIP_CROP[0], 3), np.uint8)
     counts = models.count(strips)
     height = layout.card_size[1] or 1.0
     placed = set()
     points = detections.origins @ layout.rotation.T
+    chosen = [int(p.argmax()) for p in counts]
+    if layout.full:
+        per_letter = np.zeros((10, counts.shape[1]))
+        per_letter[:, 0] = 1.0  # empty columns hold no face-down card
+        for k, letter in enumerate(layout.letters):
+            per_letter[letter] = counts[k]
+        allowed, _ = choose_down_counts(per_letter, sum(len(column) for column in layout.columns))
+        chosen = [allowed[letter] for letter in layout.letters]
     for k, (column, letter) in enumerate(zip(layout.columns, layout.letters)):
-        down = int(counts[k].argmax())
-        down_confidence = float(counts[k].max())
+        down = chosen[k]
+        down_confidence = float(counts[k][down])
         key = letter if letter is not None else -1 - k
         down_counts[key] = down
         first = column[0]

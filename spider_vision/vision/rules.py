@@ -6,6 +6,8 @@
   confident reads keep their class, later ones fall back to their best class
   still available.
 * A card already known face up (from an earlier picture) keeps its identity.
+* Face-down counts stay within what each column was dealt, and the tableau
+  leaves a whole stock and whole removed runs (``choose_down_counts``).
 * A read whose final probability is below ``UNCERTAIN`` is reported as
   uncertain (``card`` None), never guessed.
 """
@@ -19,7 +21,7 @@ import numpy as np
 from spider_vision.engine import Card, SuitMode
 from spider_vision.vision.reading import CardReading, card_classes, class_index
 
-__all__ = ["UNCERTAIN", "apply_rules", "infer_suits", "joint_probabilities"]
+__all__ = ["DEALT_DOWN", "UNCERTAIN", "apply_rules", "choose_down_counts", "infer_suits", "joint_probabilities"]
 
 UNCERTAIN = 0.6
 """Below this probability a face-up card is reported as unknown."""
@@ -84,3 +86,35 @@ def apply_rules(cards: list[CardReading], suits: int,
         used[choice] += 1
         out[k] = cards[k].with_(card=classes[choice], confidence=probability)
     return out, warnings
+
+
+DEALT_DOWN = (5, 5, 5, 5, 4, 4, 4, 4, 4, 4)
+"""Face-down cards dealt to columns a..j; a column never holds more."""
+
+
+def _splittable(rest: int) -> bool:
+    return any(0 <= rest - 13 * runs <= 50 and (rest - 13 * runs) % 10 == 0 for runs in range(9))
+
+
+def choose_down_counts(probabilities: np.ndarray, face_up: int) -> tuple[list[int], bool]:
+    """The likeliest face-down counts of ten columns that Spider allows.
+
+    ``probabilities`` (10, k) are the counter's beliefs per column (0..k-1
+    cards); no column holds more than it was dealt, and the cards on the
+    tableau (``face_up`` plus the counts) must leave a whole stock and whole
+    removed runs. Returns the counts and whether such a choice exists.
+    """
+    logs = np.log(np.maximum(probabilities, 1e-9))
+    best: dict[int, tuple[float, list[int]]] = {0: (0.0, [])}
+    for column in range(10):
+        nxt: dict[int, tuple[float, list[int]]] = {}
+        for total, (score, counts) in best.items():
+            for count in range(min(DEALT_DOWN[column], logs.shape[1] - 1) + 1):
+                candidate = (score + logs[column, count], counts + [count])
+                if total + count not in nxt or candidate[0] > nxt[total + count][0]:
+                    nxt[total + count] = candidate
+        best = nxt
+    valid = [entry for total, entry in best.items() if _splittable(104 - total - face_up)]
+    if not valid:
+        return [int(p.argmax()) for p in probabilities], False
+    return max(valid, key=lambda entry: entry[0])[1], True

@@ -61,6 +61,12 @@ def test_a_missing_file_is_bad_input() -> None:
     assert "does not exist" in result.stderr
 
 
+def test_missing_models_are_an_expected_failure(tmp_path: Path) -> None:
+    result = _run("analyze", str(SAMPLE), "--models", str(tmp_path))
+    assert result.returncode == 1
+    assert "missing" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
 def test_calibrate_refuses_a_wrong_number_of_cards(tmp_path: Path) -> None:
     result = _run("calibrate", str(SAMPLE), "--cards", "AhKh", "--out", str(tmp_path / "deck.npz"))
     assert result.returncode == 2
@@ -77,9 +83,9 @@ def test_calibrate_then_analyze_with_the_calibration(tmp_path: Path) -> None:
     result = _run("calibrate", str(SAMPLE), "--cards", " ".join(named), "--out", str(deck))
     assert result.returncode == 0, result.stderr
     calibrated = json.loads(_run("analyze", str(SAMPLE), "--suits", "4", "--json", "--calibration", str(deck)).stdout)
-    right_before = sum(a["card"] == b for a, b in zip(_by_box(faces), named_by_box(faces, truth)))
+    right_before = sum(a["card"] == b for a, b in zip(_by_box(faces), _names_by_box(faces, truth)))
     right_after = sum(a["card"] == b for a, b in zip(_by_box([c for c in calibrated["cards"] if c["face_up"]]),
-                                                       named_by_box(faces, truth)))
+                                                       _names_by_box(faces, truth)))
     assert right_after >= right_before
 
 
@@ -95,7 +101,7 @@ def _true_name(card: dict, truth: dict) -> str:
     return best["card"]
 
 
-def named_by_box(cards: list[dict], truth: dict) -> list[str]:
+def _names_by_box(cards: list[dict], truth: dict) -> list[str]:
     return [_true_name(card, truth) for card in _by_box(cards)]
 
 

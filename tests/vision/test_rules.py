@@ -7,7 +7,7 @@ import pytest
 
 from spider_vision.engine import Card, parse_card
 from spider_vision.vision.reading import CardReading, class_index
-from spider_vision.vision.rules import UNCERTAIN, apply_rules, infer_suits, joint_probabilities
+from spider_vision.vision.rules import UNCERTAIN, apply_rules, choose_down_counts, infer_suits, joint_probabilities
 
 
 def _belief(*pairs: tuple[str, float]) -> np.ndarray:
@@ -68,3 +68,34 @@ def test_a_low_confidence_read_is_uncertain_not_guessed() -> None:
 def test_a_card_known_face_up_keeps_its_identity() -> None:
     out, _ = apply_rules([_card(4, 2, _belief(("8s", 0.9), ("8c", 0.1)))], 4, known={(4, 2): Card(8, "c")})
     assert str(out[0].card) == "8c"
+
+
+def _counts(beliefs: list[dict[int, float]]) -> np.ndarray:
+    p = np.full((10, 7), 1e-4)
+    for column, belief in enumerate(beliefs):
+        for count, value in belief.items():
+            p[column, count] = value
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def test_down_counts_stay_within_what_each_column_was_dealt() -> None:
+    # Column e leans to 5 face-down cards, but e..j were dealt only 4.
+    beliefs = [{5: 1.0}] * 4 + [{5: 0.6, 4: 0.4}] + [{4: 1.0}] * 5
+    counts, ok = choose_down_counts(_counts(beliefs), 10)
+    assert ok
+    assert counts == [5, 5, 5, 5, 4, 4, 4, 4, 4, 4]
+
+
+def test_down_counts_make_a_card_total_spider_allows() -> None:
+    # Argmax gives 44 face-down + 10 face-up = 54 (stock 50: fine); shift one column to make it 53 and see it fixed.
+    beliefs = [{5: 1.0}] * 4 + [{3: 0.55, 4: 0.45}] + [{4: 1.0}] * 5
+    counts, ok = choose_down_counts(_counts(beliefs), 10)
+    assert ok
+    assert counts[4] == 4
+
+
+def test_no_allowed_choice_falls_back_to_the_likeliest_counts() -> None:
+    beliefs = [{0: 1.0}] * 10
+    counts, ok = choose_down_counts(_counts(beliefs), 200)
+    assert not ok
+    assert counts == [0] * 10

@@ -12,6 +12,7 @@ import logging
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -19,11 +20,14 @@ import numpy as np
 from spider_vision.engine import deal_position
 from spider_vision.synth import Rendering, random_play, random_scene, render, style_names
 from spider_vision.vision.evaluation import MIN_INDEX_VISIBLE
-from spider_vision.vision.geometry import DETECT_WIDTH, corner_crop, strip_crop
+from spider_vision.vision.geometry import DETECT_WIDTH, STRIP_CROP, corner_crop, strip_crop
+
+if TYPE_CHECKING:
+    from spider_vision.vision.models import Models
 
 __all__ = [
     "HELD_OUT_STYLES", "TRAIN_STYLES", "Shard", "KEYPOINT_FIELDS", "MIN_INDEX_VISIBLE",
-    "generate", "keypoints_of", "render_seed",
+    "add_detected", "generate", "generate_detected", "keypoints_of", "render_seed",
 ]
 
 logger = logging.getLogger(__name__)
@@ -86,7 +90,7 @@ class Shard:
             keypoints=np.array(self.keypoints + [None], dtype=object)[:-1],
             index_crops=np.array(self.index_crops, np.uint8).reshape(-1, 40, 40, 3),
             index_labels=np.array(self.index_labels, np.float32).reshape(-1, 3),
-            strip_crops=np.array(self.strip_crops, np.uint8).reshape(-1, 48, 32, 3),
+            strip_crops=np.array(self.strip_crops, np.uint8).reshape(-1, STRIP_CROP[1], STRIP_CROP[0], 3),
             strip_labels=np.array(self.strip_labels, np.int64),
         )
 
@@ -142,6 +146,59 @@ def add_rendering(shard: Shard, rendering: Rendering, rng: np.random.Generator, 
             crop = strip_crop(image, origin, _rotate(right, angle) * grow, _rotate(down, angle) * grow)
             shard.strip_crops.append(crop)
             shard.strip_labels.append(down_count)
+
+
+def add_detected(shard: Shard, rendering: Rendering, models: "Models") -> None:
+    """Crops cut where the trained detector puts each card, labelled from the truth it matches.
+
+    The reader and the counter then learn from the same slightly-off frames
+    they will get at run time.
+    """
+    from spider_vision.vision.detect import detect_cards
+
+    image = rendering.image
+    detections = detect_cards(models, image)
+    truth = [card for card in rendering.cards
+             if card.face_up and card.index_quad and card.index_visible >= MIN_INDEX_VISIBLE]
+    if not len(detections) or not truth:
+        return
+    centres = np.array([np.mean(card.index_quad, axis=0) for card in truth])
+    reach = np.array([0.5 * np.linalg.norm(np.subtract(card.index_quad[3], card.index_quad[0])) for card in truth])
+    lowest: dict[int, tuple[int, int]] = {}
+    for card in rendering.cards:
+        if card.pile == "tableau" and card.face_up and card.index < lowest.get(card.column, (99, 0))[0]:
+            lowest[card.column] = (card.index, sum(1 for c in rendering.cards
+                                                   if c.pile == "tableau" and c.column == card.column
+                                                   and not c.face_up))
+    for i in range(len(detections)):
+        distance = np.linalg.norm(centres - detections.centres[i], axis=1)
+        t = int(distance.argmin())
+        if distance[t] > reach[t]:
+            continue
+        card = truth[t]
+        origin, right, down = detections.origins[i], detections.rights[i], detections.downs[i]
+        shard.index_crops.append(corner_crop(image, origin, right, down))
+        shard.index_labels.append((card.card.rank - 1, SUIT_ORDER.index(card.card.suit), card.index_visible))
+        if card.pile == "tableau" and lowest.get(card.column, (None,))[0] == card.index:
+            shard.strip_crops.append(strip_crop(image, origin, right, down))
+            shard.strip_labels.append(lowest[card.column][1])
+
+
+def generate_detected(out: Path, seeds: range, models: "Models", *, shard_size: int = 200) -> list[Path]:
+    """Shards of detector-cut crops (no pictures) for ``seeds``, with the given detector."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for first in range(seeds.start, seeds.stop, shard_size):
+        path = out / f"detected-{first}.npz"
+        paths.append(path)
+        if path.exists():
+            continue
+        shard = Shard([], [], [], [], [], [])
+        for seed in range(first, min(first + shard_size, seeds.stop)):
+            add_detected(shard, render_seed(seed), models)
+        shard.save(path)
+        logger.info("wrote %s: %d index crops, %d strips", path, len(shard.index_crops), len(shard.strip_crops))
+    return paths
 
 
 def generate(out: Path, seeds: range, *, held_out_style: bool = False, shard_size: int = 200) -> list[Path]:

@@ -80,11 +80,11 @@ class Counter(nn.Module):
     def __init__(self, classes: int = 7) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            _block(3, 16), nn.MaxPool2d(2),                 # 24 x 16
-            _block(16, 32), nn.MaxPool2d(2),                # 12 x 8
-            _block(32, 48), nn.MaxPool2d(2),                # 6 x 4
+            _block(3, 16), nn.MaxPool2d(2),                 # 48 x 16
+            _block(16, 32), nn.MaxPool2d(2),                # 24 x 8
+            _block(32, 48), nn.MaxPool2d(2),                # 12 x 4
             _block(48, 64), nn.Flatten(),
-            nn.Linear(64 * 6 * 4, 64), nn.ReLU(inplace=True), nn.Linear(64, classes),
+            nn.Linear(64 * 12 * 4, 64), nn.ReLU(inplace=True), nn.Linear(64, classes),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -23,7 +23,9 @@ import torch
 from torch import nn
 
 from spider_vision.vision.training.augment import photometric
-from spider_vision.vision.training.dataset import generate
+from spider_vision.vision.geometry import CORNER_CROP, STRIP_CROP
+from spider_vision.vision.models import Models
+from spider_vision.vision.training.dataset import generate, generate_detected
 from spider_vision.vision.training.nets import DETECTOR_STRIDE, REGRESSION_SCALE, Counter, Detector, Reader
 
 __all__ = ["main"]
@@ -183,8 +185,8 @@ def train_counter(data: dict[str, list], steps: int, rng: np.random.Generator, b
 
 
 @torch.no_grad()
-def crop_accuracy(reader: Reader, counter: Counter, data: dict[str, list]) -> dict[str, float]:
-    """Accuracy on clean held-out crops: card (rank and suit), rank, suit, and face-down count."""
+def reader_accuracy(reader: Reader, data: dict[str, list]) -> dict[str, float]:
+    """Accuracy on held-out corner crops (true frames, jittered): card (rank and suit), rank, suit."""
     labels = np.array(data["index_labels"])
     rank_hits = suit_hits = both = 0
     for start in range(0, len(labels), 512):
@@ -194,14 +196,19 @@ def crop_accuracy(reader: Reader, counter: Counter, data: dict[str, list]) -> di
         rank_hits += int(r_ok.sum())
         suit_hits += int(s_ok.sum())
         both += int((r_ok & s_ok).sum())
-    strips = np.array(data["strip_labels"])
-    count_hits = 0
-    for start in range(0, len(strips), 512):
-        count_hits += int((counter(_tensor(data["strip_crops"][start:start + 512])).argmax(1).numpy()
-                           == strips[start:start + 512]).sum())
     n = max(len(labels), 1)
-    return {"card": both / n, "rank": rank_hits / n, "suit": suit_hits / n,
-            "down_count": count_hits / max(len(strips), 1), "crops": len(labels), "strips": len(strips)}
+    return {"card": both / n, "rank": rank_hits / n, "suit": suit_hits / n, "crops": len(labels)}
+
+
+@torch.no_grad()
+def counter_accuracy(counter: Counter, data: dict[str, list]) -> dict[str, float]:
+    """Accuracy on held-out face-down strips (true frames, jittered)."""
+    strips = np.array(data["strip_labels"])
+    hits = 0
+    for start in range(0, len(strips), 512):
+        hits += int((counter(_tensor(data["strip_crops"][start:start + 512])).argmax(1).numpy()
+                     == strips[start:start + 512]).sum())
+    return {"down_count": hits / max(len(strips), 1), "strips": len(strips)}
 
 
 def export(net: nn.Module, example: torch.Tensor, path: Path, outputs: list[str], dynamic: dict) -> None:
@@ -217,8 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector-steps", type=int, default=3000)
     parser.add_argument("--reader-steps", type=int, default=2500)
     parser.add_argument("--counter-steps", type=int, default=1500)
-    parser.add_argument("--only", choices=["detector", "reader"], default=None,
-                        help="train only the detector, or only the reader and counter")
+    parser.add_argument("--only", choices=["detector", "reader", "counter"], default=None,
+                        help="train only one model (the reader and counter need the detector in --out)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     torch.set_num_threads(1)
@@ -242,17 +249,33 @@ def main(argv: list[str] | None = None) -> int:
         export(detector, torch.zeros(1, 3, 432, 768), args.out / "detector.onnx", ["maps"],
                {"pixels": {2: "height", 3: "width"}, "maps": {2: "rows", 3: "cols"}})
         record["detector_steps"] = args.detector_steps
+    if args.only in (None, "reader", "counter"):
+        # Crops cut where the trained detector puts each card (rendered again, cached in --data).
+        detected = load(generate_detected(args.data / f"detected-{args.seed}", TRAIN_SEEDS,
+                                          Models.detector_only(args.out), shard_size=SHARD))
+        record.update({"train_detected_index_crops": len(detected["index_crops"]),
+                       "train_detected_strips": len(detected["strip_crops"])})
+        for key in ("index_crops", "index_labels", "strip_crops", "strip_labels"):
+            train[key].extend(detected[key])
+    # Each stage has its own seeds, so that '--only reader' repeats the reader of a full run.
     if args.only in (None, "reader"):
-        reader = train_reader(train, args.reader_steps, rng)
-        counter = train_counter(train, args.counter_steps, rng)
-        figures = {"valid_seeds": crop_accuracy(reader, counter, load(valid_paths)),
-                   "held_out_style": crop_accuracy(reader, counter, load(style_paths))}
-        logger.info("held-out crop accuracy: %s", json.dumps(figures))
-        export(reader, torch.zeros(2, 3, 40, 40), args.out / "reader.onnx", ["rank", "suit", "embedding"],
+        torch.manual_seed(args.seed + 1)
+        reader = train_reader(train, args.reader_steps, np.random.default_rng(args.seed + 1))
+        figures = {"valid_seeds": reader_accuracy(reader, load(valid_paths)),
+                   "held_out_style": reader_accuracy(reader, load(style_paths))}
+        logger.info("held-out reader accuracy: %s", json.dumps(figures))
+        export(reader, torch.zeros(2, 3, CORNER_CROP[1], CORNER_CROP[0]), args.out / "reader.onnx",
+               ["rank", "suit", "embedding"],
                {"pixels": {0: "batch"}, "rank": {0: "batch"}, "suit": {0: "batch"}, "embedding": {0: "batch"}})
-        export(counter, torch.zeros(2, 3, 48, 32), args.out / "counter.onnx", ["counts"],
+        record.update({"reader_steps": args.reader_steps, "reader_accuracy": figures})
+    if args.only in (None, "counter"):
+        torch.manual_seed(args.seed + 2)
+        counter = train_counter(train, args.counter_steps, np.random.default_rng(args.seed + 2))
+        figures = {"valid_seeds": counter_accuracy(counter, load(valid_paths)),
+                   "held_out_style": counter_accuracy(counter, load(style_paths))}
+        logger.info("held-out counter accuracy: %s", json.dumps(figures))
+        export(counter, torch.zeros(2, 3, STRIP_CROP[1], STRIP_CROP[0]), args.out / "counter.onnx", ["counts"],
                {"pixels": {0: "batch"}, "counts": {0: "batch"}})
-        record.update({"reader_steps": args.reader_steps, "counter_steps": args.counter_steps,
-                       "crop_accuracy": figures})
+        record.update({"counter_steps": args.counter_steps, "counter_accuracy": figures})
     record_path.write_text(json.dumps(record, indent=1) + "\n")
     return 0
