@@ -18,7 +18,7 @@ from spider_vision.vision.reading import class_index
 
 __all__ = ["Calibration", "CalibrationError"]
 
-WEIGHT = 12.0
+WEIGHT = 6.0
 """How strongly a prototype similarity (cosine, -1..1) shifts the log-probabilities."""
 
 
