@@ -66,8 +66,8 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     for card in cards:
         if card.pile == "tableau":
             by_column.setdefault(card.column, []).append(card)
-    for cards in by_column.values():
-        ups = [c for c in cards if c.face_up]
+    for pile in by_column.values():
+        ups = [c for c in pile if c.face_up]
         if not ups:
             continue
         lowest = min(ups, key=lambda c: c.index)
