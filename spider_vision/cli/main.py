@@ -16,7 +16,9 @@ from typing import Sequence
 
 from spider_vision import __version__
 from spider_vision.cli import (
+    analyze,
     apply,
+    calibrate,
     deal,
     engine,
     hint,
@@ -43,6 +45,8 @@ COMMANDS = [
     engine,
     render,
     render_game,
+    analyze,
+    calibrate,
 ]
 
 

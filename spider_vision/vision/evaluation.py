@@ -1,0 +1,102 @@
+"""Score a reading against the renderer's truth: the figures of ``bench/vision.py`` and the tests.
+
+Readable cards are face-up cards whose corner index shows at least
+``MIN_INDEX_VISIBLE``. A predicted card matches the truth card whose index
+centre is within half an index height of its own. An uncertain or missed
+card counts as wrong. A position is exact when the tableau, the stock count
+and the number of removed runs match (removed suits are guessed, so not
+compared).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from spider_vision.engine import Position
+from spider_vision.synth.truth import CardTruth
+from spider_vision.vision.reading import TableReading
+
+__all__ = ["MIN_INDEX_VISIBLE", "score", "summarise"]
+
+MIN_INDEX_VISIBLE = 0.3
+
+
+def _tableau(spn: str) -> tuple[str, str, int]:
+    tableau, stock, removed, _ = spn.split(" ")
+    return tableau, stock, 0 if removed == "-" else len(removed)
+
+
+def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, full_view: bool) -> dict[str, int]:
+    """Counts for one table: ``reading`` (None when the picture was refused) against the renderer's truth."""
+    truth_cards = [c for c in cards if c.face_up and c.index_quad and c.index_visible >= MIN_INDEX_VISIBLE]
+    counts = {"readable": len(truth_cards), "found": 0, "correct": 0, "uncertain": 0, "columns": 0,
+              "down_correct": 0, "full_view": 0, "exact": 0, "failed": 0}
+    if reading is None:
+        counts["failed"] = 1
+        return counts
+    predicted = [c for c in reading.cards if c.face_up and c.index_box is not None]
+    centres = np.array([[c.index_box[0] + c.index_box[2] / 2, c.index_box[1] + c.index_box[3] / 2]
+                        for c in predicted]).reshape(-1, 2)
+    taken: set[int] = set()
+    match: dict[int, int] = {}
+    for t, card in enumerate(truth_cards):
+        quad = np.array(card.index_quad)
+        centre = quad.mean(axis=0)
+        reach = 0.5 * np.linalg.norm(quad[3] - quad[0])
+        if not len(centres):
+            break
+        distance = np.linalg.norm(centres - centre, axis=1)
+        for k in np.argsort(distance):
+            if distance[k] > reach:
+                break
+            if k not in taken:
+                taken.add(int(k))
+                match[t] = int(k)
+                break
+    for t, k in match.items():
+        counts["found"] += 1
+        if predicted[k].card is None:
+            counts["uncertain"] += 1
+        elif predicted[k].card == truth_cards[t].card:
+            counts["correct"] += 1
+    # Face-down count of each tableau column, through the column's lowest face-up card.
+    by_column: dict[int, list] = {}
+    for card in cards:
+        if card.pile == "tableau":
+            by_column.setdefault(card.column, []).append(card)
+    for pile in by_column.values():
+        ups = [c for c in pile if c.face_up]
+        if not ups:
+            continue
+        lowest = min(ups, key=lambda c: c.index)
+        if lowest not in truth_cards or truth_cards.index(lowest) not in match:
+            continue
+        k = match[truth_cards.index(lowest)]
+        counts["columns"] += 1
+        if predicted[k].index == lowest.index:
+            counts["down_correct"] += 1
+    if full_view:
+        counts["full_view"] = 1
+        truth = _tableau(Position.from_spn(spn).observed().spn())
+        if reading.position is not None and _tableau(reading.position) == truth:
+            counts["exact"] = 1
+    return counts
+
+
+def summarise(total: dict[str, int], scenes: int) -> dict[str, float]:
+    """Rates from summed ``score`` counts."""
+    readable = max(total.get("readable", 0), 1)
+    return {
+        "scenes": scenes,
+        "readable_cards": int(total.get("readable", 0)),
+        "recall": total.get("found", 0) / readable,
+        "card_accuracy": total.get("correct", 0) / readable,
+        "accuracy_of_found": total.get("correct", 0) / max(total.get("found", 0), 1),
+        "uncertain_rate": total.get("uncertain", 0) / max(total.get("found", 0), 1),
+        "down_count_accuracy": total.get("down_correct", 0) / max(total.get("columns", 0), 1),
+        "full_views": int(total.get("full_view", 0)),
+        "exact_position": total.get("exact", 0) / max(total.get("full_view", 0), 1),
+        "failed_pictures": int(total.get("failed", 0)),
+    }

@@ -1,0 +1,78 @@
+"""The ONNX models of ``models/`` behind small typed wrappers (onnxruntime on the CPU, no torch).
+
+``Models.load(folder)`` opens the detector, the corner reader and the
+face-down counter once; every call takes BGR uint8 pixels.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+from spider_vision.vision.errors import ModelMissingError
+
+__all__ = ["DEFAULT_MODELS", "Models"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MODELS = Path(__file__).resolve().parents[2] / "models"
+"""``models/`` at the repository root; ``SPIDER_VISION_MODELS`` overrides it."""
+
+
+def _session(path: Path, threads: int) -> ort.InferenceSession:
+    if not path.is_file():
+        raise ModelMissingError(f"model file '{path}' is missing; train with: python3 -m spider_vision.vision.training")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    z = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return z / z.sum(axis=-1, keepdims=True)
+
+
+@dataclass
+class Models:
+    detector: ort.InferenceSession
+    reader: ort.InferenceSession
+    counter: ort.InferenceSession
+
+    @classmethod
+    def load(cls, folder: str | Path | None = None, threads: int | None = None) -> Models:
+        folder = Path(folder or os.environ.get("SPIDER_VISION_MODELS") or DEFAULT_MODELS)
+        threads = threads if threads is not None else int(os.environ.get("SPIDER_VISION_THREADS", "1"))
+        return cls(_session(folder / "detector.onnx", threads), _session(folder / "reader.onnx", threads),
+                   _session(folder / "counter.onnx", threads))
+
+    @classmethod
+    def detector_only(cls, folder: str | Path, threads: int = 1) -> Models:
+        """Just the detector (training cuts crops with it before the other models exist)."""
+        return cls(_session(Path(folder) / "detector.onnx", threads), None, None)  # type: ignore[arg-type]
+
+    def detect(self, image: np.ndarray) -> np.ndarray:
+        """Detector maps (channels, rows, cols) of a BGR picture already scaled for detection."""
+        pixels = np.ascontiguousarray(image.transpose(2, 0, 1)[None], np.float32)
+        return self.detector.run(None, {"pixels": pixels})[0][0]
+
+    def read(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rank (n, 13) and suit (n, 4) probabilities and embeddings (n, 64) of corner crops (n, 40, 40, 3)."""
+        if not len(crops):
+            return np.zeros((0, 13)), np.zeros((0, 4)), np.zeros((0, 64))
+        pixels = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)
+        rank, suit, embedding = self.reader.run(None, {"pixels": pixels})
+        return _softmax(rank), _softmax(suit), embedding
+
+    def count(self, strips: np.ndarray) -> np.ndarray:
+        """Probabilities (n, 7) of 0..6 face-down cards in strips (n, 96, 32, 3)."""
+        if not len(strips):
+            return np.zeros((0, 7))
+        pixels = np.ascontiguousarray(strips.transpose(0, 3, 1, 2), np.float32)
+        return _softmax(self.counter.run(None, {"pixels": pixels})[0])

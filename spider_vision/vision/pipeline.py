@@ -1,0 +1,208 @@
+"""Read one BGR picture of a Spider table into a ``TableReading``.
+
+Stages: picture checks; detection of face-up cards (corner index plus card
+frame); the corner reader on each card's corner crop; grouping into columns;
+the face-down counter on the strip above each column's lowest face-up card;
+the rules filter; the SPN. Partial views and layouts that are not Spider keep
+their cards and lose the position, with a warning saying why.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from spider_vision.engine import Card
+from spider_vision.vision.calibration import Calibration, CalibrationError
+from spider_vision.vision.detect import Detections, detect_cards
+from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
+from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
+from spider_vision.vision.layout import Layout, group_columns
+from spider_vision.vision.models import Models
+from spider_vision.vision.position import build_spn
+from spider_vision.vision.reading import CardReading, TableReading
+from spider_vision.vision.rules import apply_rules, choose_down_counts, infer_suits, joint_probabilities
+
+__all__ = ["calibrate", "load_image", "read_table"]
+
+logger = logging.getLogger(__name__)
+
+DOWN_STEP = 0.08
+"""Assumed step between face-down cards (of the card height) for their drawn outlines only."""
+TOO_DARK = 30.0
+TOO_BRIGHT = 235.0
+TOO_BLURRED = 12.0
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A picture file as BGR uint8, or ``NotAnImageError``."""
+    path = Path(path)
+    if not path.is_file():
+        raise NotAnImageError(f"'{path}' does not exist or is not a file")
+    data = np.fromfile(str(path), np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise NotAnImageError(f"'{path}' is not an image OpenCV can read")
+    return image
+
+
+def _check_picture(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.dtype != np.uint8:
+        raise NotAnImageError("the picture must be an 8-bit grey or BGR image")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    height, width = image.shape[:2]
+    if width < 200 or height < 120:
+        raise BadPictureError(f"the picture is too small ({width}x{height}); at least 640x360 is needed to read cards")
+    brightness = float(cv2.cvtColor(cv2.resize(image, (160, 90), interpolation=cv2.INTER_AREA),
+                                    cv2.COLOR_BGR2GRAY).mean())
+    if brightness < TOO_DARK:
+        raise BadPictureError(f"the picture is too dark to read (mean brightness {brightness:.0f} of 255)")
+    if brightness > TOO_BRIGHT:
+        raise BadPictureError(f"the picture is too bright to read (mean brightness {brightness:.0f} of 255)")
+    return image
+
+
+def _sharpness(image: np.ndarray) -> float:
+    grey = cv2.cvtColor(cv2.resize(image, (640, round(640 * image.shape[0] / image.shape[1])),
+                                   interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    return float(cv2.Laplacian(grey, cv2.CV_32F).var())
+
+
+def _index_box(centre: np.ndarray, right: np.ndarray, down: np.ndarray,
+               size: np.ndarray) -> tuple[float, float, float, float]:
+    r = right / max(np.linalg.norm(right), 1e-9) * size[0] / 2
+    d = down / max(np.linalg.norm(down), 1e-9) * size[1] / 2
+    corners = np.array([centre - r - d, centre + r - d, centre + r + d, centre - r + d])
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    return float(x0), float(y0), float(x1 - x0), float(y1 - y0)
+
+
+def _visible_part(quad: np.ndarray, cover_from: float | None) -> np.ndarray:
+    """The card's quad cut where the next card of its column starts (fraction of the height)."""
+    if cover_from is None:
+        return quad
+    t = float(np.clip(cover_from, 0.02, 1.0))
+    o, r, d = quad[0], quad[1] - quad[0], quad[3] - quad[0]
+    return np.array([o, o + r, o + r + t * d, o + t * d])
+
+
+def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
+               calibration: Calibration | None = None,
+               known: dict[tuple[int, int], Card] | None = None) -> TableReading:
+    """Every card in a BGR picture, and the SPN when the picture shows a whole, consistent Spider table."""
+    started = time.perf_counter()
+    image = _check_picture(image)
+    height, width = image.shape[:2]
+    detections = detect_cards(models, image)
+    if not len(detections):
+        if _sharpness(image) < TOO_BLURRED:
+            raise BadPictureError("the picture is too blurred to read cards from")
+        raise NoCardsError("no cards found in the picture")
+    crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
+                      zip(detections.origins, detections.rights, detections.downs)])
+    rank, suit, embeddings = models.read(crops)
+    probabilities = joint_probabilities(rank, suit)
+    if calibration is not None:
+        probabilities = calibration.adjust(probabilities, embeddings)
+    layout = group_columns(detections)
+    warnings: list[str] = []
+    cards, down_counts = _cards(image, models, detections, layout, probabilities, embeddings)
+    mode = suits or infer_suits(probabilities)
+    if suits is None:
+        warnings.append(f"suit mode {mode} inferred from the suits seen; pass --suits to fix it")
+    cards, rule_warnings = apply_rules(cards, mode, known)
+    warnings.extend(rule_warnings)
+    position = None
+    if not layout.full:
+        warnings.append(f"the {len(layout.columns)} pile(s) found do not form the ten columns of a Spider "
+                        "tableau (partial view or another layout); position withheld")
+    else:
+        columns: list[tuple[int, list[Card | None]]] = [(0, []) for _ in range(10)]
+        for letter in range(10):
+            pile = sorted((c for c in cards if c.column == letter and c.face_up), key=lambda c: c.index)
+            columns[letter] = (down_counts.get(letter, 0), [c.card for c in pile])
+        kings = [c.card for c in cards if c.column is None and c.face_up and c.card is not None]
+        position, spn_warnings = build_spn(columns, mode, kings)
+        warnings.extend(spn_warnings)
+    order = sorted(range(len(cards)), key=lambda k: (cards[k].column is None, cards[k].column or 0, cards[k].index))
+    elapsed = (time.perf_counter() - started) * 1000
+    return TableReading(tuple(cards[k] for k in order), position, tuple(warnings), mode, (width, height), elapsed)
+
+
+def _cards(image: np.ndarray, models: Models, detections: Detections, layout: Layout,
+           probabilities: np.ndarray, embeddings: np.ndarray) -> tuple[list[CardReading], dict[int, int]]:
+    """Card readings of every detection and the face-down cards under each column."""
+    quads = detections.quads()
+    cards: list[CardReading] = []
+    down_counts: dict[int, int] = {}
+    lowest = [column[0] for column in layout.columns]
+    strips = np.stack([strip_crop(image, detections.origins[i], detections.rights[i], detections.downs[i])
+                       for i in lowest]) if lowest else np.zeros((0, STRIP_CROP[1], STRIP_CROP[0], 3), np.uint8)
+    counts = models.count(strips)
+    height = layout.card_size[1] or 1.0
+    placed = set()
+    points = detections.origins @ layout.rotation.T
+    chosen = [int(p.argmax()) for p in counts]
+    if layout.full:
+        per_letter = np.zeros((10, counts.shape[1]))
+        per_letter[:, 0] = 1.0  # empty columns hold no face-down card
+        for k, letter in enumerate(layout.letters):
+            per_letter[letter] = counts[k]
+        allowed, _ = choose_down_counts(per_letter, sum(len(column) for column in layout.columns))
+        chosen = [allowed[letter] for letter in layout.letters]
+    for k, (column, letter) in enumerate(zip(layout.columns, layout.letters)):
+        down = chosen[k]
+        down_confidence = float(counts[k][down])
+        key = letter if letter is not None else -1 - k
+        down_counts[key] = down
+        first = column[0]
+        o, r, d = detections.origins[first], detections.rights[first], detections.downs[first]
+        for j in range(down):
+            origin = o - (down - j) * DOWN_STEP * d
+            quad = np.array([origin, origin + r, origin + r + d, origin + d])
+            polygon = np.array([origin, origin + r, origin + r + DOWN_STEP * d, origin + DOWN_STEP * d])
+            cards.append(CardReading(letter, j, False, None, down_confidence, quad, polygon))
+        for position, i in enumerate(column):
+            following = column[position + 1] if position + 1 < len(column) else None
+            cover = None if following is None else (points[following, 1] - points[i, 1]) / height
+            cards.append(_face_up(detections, i, letter, down + position, quads[i], cover,
+                                  probabilities[i], embeddings[i]))
+            placed.add(i)
+    for i in range(len(detections)):
+        if i not in placed:
+            cards.append(_face_up(detections, i, None, 0, quads[i], None, probabilities[i], embeddings[i]))
+    return cards, down_counts
+
+
+def _face_up(detections: Detections, i: int, letter: int | None, index: int, quad: np.ndarray,
+             cover: float | None, probabilities: np.ndarray, embedding: np.ndarray) -> CardReading:
+    box = _index_box(detections.centres[i], detections.rights[i], detections.downs[i], detections.index_sizes[i])
+    return CardReading(letter, index, True, None, float(probabilities.max()), quad, _visible_part(quad, cover),
+                       box, probabilities, embedding, float(detections.scores[i]))
+
+
+def calibrate(image: np.ndarray, models: Models, cards: list[Card]) -> Calibration:
+    """Prototypes of a player's deck from a photo of known face-up cards.
+
+    ``cards`` name the face-up cards in the photo left to right by column (in
+    the layout's own frame), each column top to bottom; for example A to K of
+    one suit laid side by side, or a dealt table's face-up cards column a to j.
+    """
+    image = _check_picture(image)
+    detections = detect_cards(models, image)
+    layout = group_columns(detections)
+    order = [i for column in layout.columns for i in column] + list(layout.loose)
+    if len(order) != len(cards):
+        raise CalibrationError(f"{len(cards)} cards named but {len(order)} face-up cards found in the photo")
+    crops = np.stack([corner_crop(image, detections.origins[i], detections.rights[i], detections.downs[i])
+                      for i in order])
+    _, _, embeddings = models.read(crops)
+    return Calibration.from_examples(embeddings, cards)

@@ -1,0 +1,58 @@
+"""Build the SPN of a read table: face-down cards as counts, the stock as a count, removed runs deduced.
+
+The camera sees the ten columns but not the stock's size nor, usually, the
+completed runs; both follow from the 104-card total (the stock is a multiple
+of ten, a removed run is 13 cards, so the split is unique). The engine's
+parser then checks the result (copies per mode, card totals).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from spider_vision.engine import Card, Position, PositionError, SuitMode, card_text
+
+__all__ = ["build_spn"]
+
+
+def _split_rest(rest: int) -> tuple[int, int] | None:
+    """(stock cards, removed runs) with stock = 10 s (s <= 5) and 13 r (r <= 8) making ``rest``."""
+    for runs in range(9):
+        stock = rest - 13 * runs
+        if 0 <= stock <= 50 and stock % 10 == 0:
+            return stock, runs
+    return None
+
+
+def build_spn(columns: list[tuple[int, list[Card | None]]], suits: int,
+              loose_kings: list[Card]) -> tuple[str | None, list[str]]:
+    """SPN from ten (face-down count, face-up cards) columns, or None with the reason as a warning."""
+    warnings: list[str] = []
+    total = sum(down + len(up) for down, up in columns)
+    split = _split_rest(104 - total)
+    if split is None:
+        return None, [f"the {total} cards on the tableau leave no whole stock and removed runs; "
+                      "position withheld"]
+    stock, runs = split
+    mode = SuitMode(suits)
+    removed = ""
+    if runs:
+        if suits == 1:
+            removed = "s" * runs
+        else:
+            kings = [card.suit for card in loose_kings if card.rank == 13][:runs]
+            seen = Counter(card.suit for _, up in columns for card in up if card is not None)
+            while len(kings) < runs:
+                # The suit with the fewest cards in sight is the likeliest to have been completed.
+                kings.append(min(mode.suits, key=lambda s: seen[s] + 13 * kings.count(s)))
+            removed = "".join(kings)
+            warnings.append(f"{runs} completed run(s) assumed from the card count; their suits are guessed")
+    tableau = "/".join(f"{down or ''}|{''.join(card_text(card) for card in up)}" for down, up in columns)
+    spn = f"{tableau} {stock or '-'} {removed or '-'} {suits}"
+    unknown = sum(card is None for _, up in columns for card in up)
+    if unknown:
+        warnings.append(f"{unknown} face-up card(s) could not be read with confidence; they are ?? in the position")
+    try:
+        return Position.from_spn(spn).spn(), warnings
+    except PositionError as error:
+        return None, warnings + [f"the cards read do not make a Spider position ({error}); position withheld"]

@@ -1,0 +1,120 @@
+"""The rules of Spider as a filter on what the reader believes.
+
+* The suit mode limits the suits (given, or the smallest mode that explains
+  the confident reads).
+* No identity is assigned more often than the mode has copies: the most
+  confident reads keep their class, later ones fall back to their best class
+  still available.
+* A card already known face up (from an earlier picture) keeps its identity.
+* Face-down counts stay within what each column was dealt, and the tableau
+  leaves a whole stock and whole removed runs (``choose_down_counts``).
+* A read whose final probability is below ``UNCERTAIN`` is reported as
+  uncertain (``card`` None), never guessed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from spider_vision.engine import Card, SuitMode
+from spider_vision.vision.reading import CardReading, card_classes, class_index
+
+__all__ = ["DEALT_DOWN", "UNCERTAIN", "apply_rules", "choose_down_counts", "infer_suits", "joint_probabilities"]
+
+UNCERTAIN = 0.6
+"""Below this probability a face-up card is reported as unknown."""
+
+SUITS = "shdc"
+
+
+def joint_probabilities(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:
+    """(n, 52) class probabilities from independent rank (n, 13) and suit (n, 4) heads."""
+    return (suit[:, :, None] * rank[:, None, :]).reshape(len(rank), 52)
+
+
+def infer_suits(probabilities: np.ndarray, confident: float = 0.9) -> int:
+    """The smallest suit mode that explains every confident suit read."""
+    suit_probs = probabilities.reshape(-1, 4, 13).sum(axis=2)
+    seen = {SUITS[s] for s in suit_probs.argmax(axis=1)[suit_probs.max(axis=1) >= confident]}
+    if seen <= {"s"}:
+        return 1
+    if seen <= {"s", "h"}:
+        return 2
+    return 4
+
+
+def apply_rules(cards: list[CardReading], suits: int,
+                known: dict[tuple[int, int], Card] | None = None) -> tuple[list[CardReading], list[str]]:
+    """Identities for the face-up cards under the mode's suits and copy limits; warnings for what was changed."""
+    mode = SuitMode(suits)
+    allowed = np.zeros(52, bool)
+    for card in mode.deck():
+        allowed[class_index(card)] = True
+    classes = card_classes()
+    warnings: list[str] = []
+    out = list(cards)
+    used: Counter[int] = Counter()
+    known = known or {}
+    fixed = {}
+    for k, card in enumerate(cards):
+        if card.face_up and card.column is not None and (card.column, card.index) in known:
+            fixed[k] = known[(card.column, card.index)]
+            used[class_index(fixed[k])] += 1
+    faces = [k for k, card in enumerate(cards) if card.face_up and card.probabilities is not None and k not in fixed]
+    beliefs = {k: np.where(allowed, cards[k].probabilities, 0.0) for k in faces}
+    for k in faces:
+        total = beliefs[k].sum()
+        beliefs[k] = beliefs[k] / total if total > 0 else allowed / allowed.sum()
+    for k, card in fixed.items():
+        out[k] = cards[k].with_(card=card, confidence=1.0)
+    for k in sorted(faces, key=lambda k: -beliefs[k].max()):
+        belief = beliefs[k].copy()
+        best = int(belief.argmax())
+        belief[[c for c, n in used.items() if n >= mode.copies]] = 0.0
+        # Given that the full classes are ruled out, the rest of the belief is renormalised.
+        belief = belief / max(float(belief.sum()), 1e-12)
+        choice = int(belief.argmax())
+        if choice != best:
+            warnings.append(f"more than {mode.copies} copies of {classes[best]} read; one read as "
+                            f"{classes[choice]} instead")
+        probability = float(belief[choice])
+        if probability < UNCERTAIN:
+            out[k] = cards[k].with_(card=None, confidence=probability)
+            continue
+        used[choice] += 1
+        out[k] = cards[k].with_(card=classes[choice], confidence=probability)
+    return out, warnings
+
+
+DEALT_DOWN = (5, 5, 5, 5, 4, 4, 4, 4, 4, 4)
+"""Face-down cards dealt to columns a..j; a column never holds more."""
+
+
+def _splittable(rest: int) -> bool:
+    return any(0 <= rest - 13 * runs <= 50 and (rest - 13 * runs) % 10 == 0 for runs in range(9))
+
+
+def choose_down_counts(probabilities: np.ndarray, face_up: int) -> tuple[list[int], bool]:
+    """The likeliest face-down counts of ten columns that Spider allows.
+
+    ``probabilities`` (10, k) are the counter's beliefs per column (0..k-1
+    cards); no column holds more than it was dealt, and the cards on the
+    tableau (``face_up`` plus the counts) must leave a whole stock and whole
+    removed runs. Returns the counts and whether such a choice exists.
+    """
+    logs = np.log(np.maximum(probabilities, 1e-9))
+    best: dict[int, tuple[float, list[int]]] = {0: (0.0, [])}
+    for column in range(10):
+        nxt: dict[int, tuple[float, list[int]]] = {}
+        for total, (score, counts) in best.items():
+            for count in range(min(DEALT_DOWN[column], logs.shape[1] - 1) + 1):
+                candidate = (score + logs[column, count], counts + [count])
+                if total + count not in nxt or candidate[0] > nxt[total + count][0]:
+                    nxt[total + count] = candidate
+        best = nxt
+    valid = [entry for total, entry in best.items() if _splittable(104 - total - face_up)]
+    if not valid:
+        return [int(p.argmax()) for p in probabilities], False
+    return max(valid, key=lambda entry: entry[0])[1], True

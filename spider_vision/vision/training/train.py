@@ -1,0 +1,281 @@
+"""Train the detector, the corner reader and the face-down counter; export them to ONNX.
+
+    python3 -m spider_vision.vision.training --data data/vision --out models
+
+generates the rendered training data first when ``--data`` holds none (the
+seeds are fixed, so the data are the same each time), trains on one CPU
+thread with fixed seeds and step counts, prints held-out figures and writes
+``detector.onnx``, ``reader.onnx``, ``counter.onnx`` and ``training.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Iterator
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from spider_vision.vision.training.augment import photometric
+from spider_vision.vision.geometry import CORNER_CROP, STRIP_CROP
+from spider_vision.vision.models import Models
+from spider_vision.vision.training.dataset import generate, generate_detected
+from spider_vision.vision.training.nets import DETECTOR_STRIDE, REGRESSION_SCALE, Counter, Detector, Reader
+
+__all__ = ["main"]
+
+logger = logging.getLogger(__name__)
+
+TRAIN_SEEDS = range(0, 2200)
+VALID_SEEDS = range(2200, 2400)
+STYLE_SEEDS = range(50000, 50200)
+SHARD = 200
+
+
+def load(paths: list[Path]) -> dict[str, list]:
+    data: dict[str, list] = {key: [] for key in
+                             ("images", "keypoints", "index_crops", "index_labels", "strip_crops", "strip_labels")}
+    for path in paths:
+        with np.load(path, allow_pickle=True) as shard:
+            for key in data:
+                data[key].extend(list(shard[key]))
+    return data
+
+
+# --- detector ------------------------------------------------------------------
+
+def detector_sample(image: np.ndarray, keypoints: np.ndarray, rng: np.random.Generator,
+                    crop: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    scale = float(np.exp(rng.uniform(-0.35, 0.3)))
+    image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    kp = keypoints.astype(np.float32) * scale
+    h, w = image.shape[:2]
+    if h < crop or w < crop:
+        image = cv2.copyMakeBorder(image, 0, max(0, crop - h), 0, max(0, crop - w), cv2.BORDER_REFLECT)
+        h, w = image.shape[:2]
+    # Crops centred on cards more often than not: empty table is easy.
+    if len(kp) and rng.random() < 0.8:
+        cx, cy = kp[rng.integers(len(kp)), :2]
+        x0 = int(np.clip(cx - rng.uniform(0.1, 0.9) * crop, 0, w - crop))
+        y0 = int(np.clip(cy - rng.uniform(0.1, 0.9) * crop, 0, h - crop))
+    else:
+        x0, y0 = int(rng.integers(0, w - crop + 1)), int(rng.integers(0, h - crop + 1))
+    patch = photometric(image[y0:y0 + crop, x0:x0 + crop], rng)
+    kp = kp.copy()
+    kp[:, [0, 2]] -= x0
+    kp[:, [1, 3]] -= y0
+    cells = crop // DETECTOR_STRIDE
+    heat = np.zeros((cells, cells), np.float32)
+    reg = np.zeros((10, cells, cells), np.float32)
+    mask = np.zeros((cells, cells), np.float32)
+    ys, xs = np.mgrid[0:cells, 0:cells]
+    for row in kp:
+        gx, gy = row[0] / DETECTOR_STRIDE, row[1] / DETECTOR_STRIDE
+        if not (0 <= gx < cells and 0 <= gy < cells):
+            continue
+        ix, iy = int(gx), int(gy)
+        g = np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * 0.8 ** 2))
+        heat = np.maximum(heat, g)
+        for j in range(max(iy - 1, 0), min(iy + 2, cells)):
+            for i in range(max(ix - 1, 0), min(ix + 2, cells)):
+                px, py = DETECTOR_STRIDE * i + 2, DETECTOR_STRIDE * j + 2
+                reg[:, j, i] = np.array([row[0] - px, row[1] - py, row[2] - px, row[3] - py, *row[4:10]]) / REGRESSION_SCALE
+                mask[j, i] = 1.0 if (i, j) == (ix, iy) else max(mask[j, i], 0.5)
+    return patch, heat, reg, mask
+
+
+def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    positive = target.eq(1).float()
+    pos = -torch.log(p) * (1 - p) ** 2 * positive
+    neg = -torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * (1 - positive)
+    return (pos.sum() + neg.sum()) / positive.sum().clamp(min=1)
+
+
+def train_detector(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 12,
+                   crop: int = 224) -> Detector:
+    net = Detector()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
+    images = data["images"]
+    started = time.time()
+    net.train()
+    for step in range(steps):
+        chosen = rng.integers(0, len(images), batch)
+        samples = [detector_sample(cv2.imdecode(np.frombuffer(images[k], np.uint8), cv2.IMREAD_COLOR),
+                                   data["keypoints"][k], rng, crop) for k in chosen]
+        x = torch.from_numpy(np.stack([s[0] for s in samples]).transpose(0, 3, 1, 2).astype(np.float32))
+        heat = torch.from_numpy(np.stack([s[1] for s in samples]))
+        reg = torch.from_numpy(np.stack([s[2] for s in samples]))
+        mask = torch.from_numpy(np.stack([s[3] for s in samples]))
+        out = net(x)
+        loss_heat = focal_loss(out[:, 0], heat)
+        loss_reg = (nn.functional.smooth_l1_loss(out[:, 1:], reg, reduction="none", beta=0.05).sum(1) * mask).sum() \
+            / mask.sum().clamp(min=1)
+        loss = loss_heat + 2.0 * loss_reg
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % 100 == 0 or step == steps - 1:
+            logger.info("detector step %d/%d heat %.3f reg %.3f (%.0f s)", step, steps, loss_heat.item(),
+                        loss_reg.item(), time.time() - started)
+    return net.eval()
+
+
+# --- reader and counter ----------------------------------------------------------
+
+def _batches(count: int, batch: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    while True:
+        order = rng.permutation(count)
+        for start in range(0, count - batch + 1, batch):
+            yield order[start:start + batch]
+
+
+def _tensor(crops: list[np.ndarray]) -> torch.Tensor:
+    return torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
+
+
+def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
+    net = Reader()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
+    crops, labels = data["index_crops"], np.array(data["index_labels"])
+    started = time.time()
+    net.train()
+    for step, chosen in zip(range(steps), _batches(len(crops), batch, rng)):
+        x = _tensor([photometric(crops[k], rng) for k in chosen])
+        rank = torch.from_numpy(labels[chosen, 0].astype(np.int64))
+        suit = torch.from_numpy(labels[chosen, 1].astype(np.int64))
+        rank_logits, suit_logits, _ = net(x)
+        loss = nn.functional.cross_entropy(rank_logits, rank, label_smoothing=0.05) \
+            + nn.functional.cross_entropy(suit_logits, suit, label_smoothing=0.05)
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % 200 == 0 or step == steps - 1:
+            logger.info("reader step %d/%d loss %.3f (%.0f s)", step, steps, loss.item(), time.time() - started)
+    return net.eval()
+
+
+def train_counter(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Counter:
+    net = Counter()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
+    crops, labels = data["strip_crops"], np.array(data["strip_labels"])
+    started = time.time()
+    net.train()
+    for step, chosen in zip(range(steps), _batches(len(crops), batch, rng)):
+        x = _tensor([photometric(crops[k], rng) for k in chosen])
+        loss = nn.functional.cross_entropy(net(x), torch.from_numpy(labels[chosen]))
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        if step % 200 == 0 or step == steps - 1:
+            logger.info("counter step %d/%d loss %.3f (%.0f s)", step, steps, loss.item(), time.time() - started)
+    return net.eval()
+
+
+@torch.no_grad()
+def reader_accuracy(reader: Reader, data: dict[str, list]) -> dict[str, float]:
+    """Accuracy on held-out corner crops (true frames, jittered): card (rank and suit), rank, suit."""
+    labels = np.array(data["index_labels"])
+    rank_hits = suit_hits = both = 0
+    for start in range(0, len(labels), 512):
+        r, s, _ = reader(_tensor(data["index_crops"][start:start + 512]))
+        r_ok = r.argmax(1).numpy() == labels[start:start + 512, 0]
+        s_ok = s.argmax(1).numpy() == labels[start:start + 512, 1]
+        rank_hits += int(r_ok.sum())
+        suit_hits += int(s_ok.sum())
+        both += int((r_ok & s_ok).sum())
+    n = max(len(labels), 1)
+    return {"card": both / n, "rank": rank_hits / n, "suit": suit_hits / n, "crops": len(labels)}
+
+
+@torch.no_grad()
+def counter_accuracy(counter: Counter, data: dict[str, list]) -> dict[str, float]:
+    """Accuracy on held-out face-down strips (true frames, jittered)."""
+    strips = np.array(data["strip_labels"])
+    hits = 0
+    for start in range(0, len(strips), 512):
+        hits += int((counter(_tensor(data["strip_crops"][start:start + 512])).argmax(1).numpy()
+                     == strips[start:start + 512]).sum())
+    return {"down_count": hits / max(len(strips), 1), "strips": len(strips)}
+
+
+def export(net: nn.Module, example: torch.Tensor, path: Path, outputs: list[str], dynamic: dict) -> None:
+    torch.onnx.export(net, (example,), str(path), input_names=["pixels"], output_names=outputs,
+                      dynamic_axes=dynamic, opset_version=17, external_data=False, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m spider_vision.vision.training", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=Path("data/vision"))
+    parser.add_argument("--out", type=Path, default=Path("models"))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--detector-steps", type=int, default=3000)
+    parser.add_argument("--reader-steps", type=int, default=2500)
+    parser.add_argument("--counter-steps", type=int, default=1500)
+    parser.add_argument("--only", choices=["detector", "reader", "counter"], default=None,
+                        help="train only one model (the reader and counter need the detector in --out)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    train_paths = generate(args.data, TRAIN_SEEDS, shard_size=SHARD)
+    valid_paths = generate(args.data, VALID_SEEDS, shard_size=SHARD)
+    style_paths = generate(args.data, STYLE_SEEDS, held_out_style=True, shard_size=SHARD)
+    train = load(train_paths)
+    args.out.mkdir(parents=True, exist_ok=True)
+    record_path = args.out / "training.json"
+    record = json.loads(record_path.read_text()) if record_path.exists() else {}
+    record.update({"seed": args.seed, "train_seeds": [TRAIN_SEEDS.start, TRAIN_SEEDS.stop],
+                   "valid_seeds": [VALID_SEEDS.start, VALID_SEEDS.stop],
+                   "style_seeds": [STYLE_SEEDS.start, STYLE_SEEDS.stop],
+                   "train_pictures": len(train["images"]), "train_index_crops": len(train["index_crops"]),
+                   "train_strips": len(train["strip_crops"])})
+    if args.only in (None, "detector"):
+        detector = train_detector(train, args.detector_steps, rng)
+        export(detector, torch.zeros(1, 3, 432, 768), args.out / "detector.onnx", ["maps"],
+               {"pixels": {2: "height", 3: "width"}, "maps": {2: "rows", 3: "cols"}})
+        record["detector_steps"] = args.detector_steps
+    if args.only in (None, "reader", "counter"):
+        # Crops cut where the trained detector puts each card (rendered again, cached in --data).
+        detected = load(generate_detected(args.data / f"detected-{args.seed}", TRAIN_SEEDS,
+                                          Models.detector_only(args.out), shard_size=SHARD))
+        record.update({"train_detected_index_crops": len(detected["index_crops"]),
+                       "train_detected_strips": len(detected["strip_crops"])})
+        for key in ("index_crops", "index_labels", "strip_crops", "strip_labels"):
+            train[key].extend(detected[key])
+    # Each stage has its own seeds, so that '--only reader' repeats the reader of a full run.
+    if args.only in (None, "reader"):
+        torch.manual_seed(args.seed + 1)
+        reader = train_reader(train, args.reader_steps, np.random.default_rng(args.seed + 1))
+        figures = {"valid_seeds": reader_accuracy(reader, load(valid_paths)),
+                   "held_out_style": reader_accuracy(reader, load(style_paths))}
+        logger.info("held-out reader accuracy: %s", json.dumps(figures))
+        export(reader, torch.zeros(2, 3, CORNER_CROP[1], CORNER_CROP[0]), args.out / "reader.onnx",
+               ["rank", "suit", "embedding"],
+               {"pixels": {0: "batch"}, "rank": {0: "batch"}, "suit": {0: "batch"}, "embedding": {0: "batch"}})
+        record.update({"reader_steps": args.reader_steps, "reader_accuracy": figures})
+    if args.only in (None, "counter"):
+        torch.manual_seed(args.seed + 2)
+        counter = train_counter(train, args.counter_steps, np.random.default_rng(args.seed + 2))
+        figures = {"valid_seeds": counter_accuracy(counter, load(valid_paths)),
+                   "held_out_style": counter_accuracy(counter, load(style_paths))}
+        logger.info("held-out counter accuracy: %s", json.dumps(figures))
+        export(counter, torch.zeros(2, 3, STRIP_CROP[1], STRIP_CROP[0]), args.out / "counter.onnx", ["counts"],
+               {"pixels": {0: "batch"}, "counts": {0: "batch"}})
+        record.update({"counter_steps": args.counter_steps, "counter_accuracy": figures})
+    record_path.write_text(json.dumps(record, indent=1) + "\n")
+    return 0

@@ -1,0 +1,64 @@
+"""Grouping of detected cards into the ten columns of a Spider tableau."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spider_vision.vision.detect import Detections
+from spider_vision.vision.layout import group_columns
+
+WIDTH, HEIGHT = 50.0, 70.0
+
+
+def _table(columns: list[int], angle: float = 0.0, extra: list[tuple[float, float]] = ()) -> tuple[Detections, list]:
+    """Detections of columns with the given numbers of face-up cards (0: empty), rotated by ``angle``."""
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    origins, ids = [], []
+    for c, count in enumerate(columns):
+        for k in range(count):
+            origins.append([c * 1.2 * WIDTH, 0.1 * HEIGHT * (c % 3) + k * 0.25 * HEIGHT])
+            ids.append((c, k))
+    for x, y in extra:
+        origins.append([x, y])
+        ids.append(None)
+    origins = np.array(origins) @ rot.T + [400, 300]
+    n = len(origins)
+    rights = np.tile(rot @ [WIDTH, 0], (n, 1))
+    downs = np.tile(rot @ [0, HEIGHT], (n, 1))
+    # Shuffle so that the grouping cannot rely on the input order.
+    order = np.random.default_rng(3).permutation(n)
+    detections = Detections(np.ones(n), origins[order] + 5, origins[order], rights, downs, np.tile([8, 20], (n, 1)))
+    return detections, [ids[i] for i in order]
+
+
+@pytest.mark.parametrize("angle", [0.0, 12.0, -30.0, 90.0, 180.0])
+def test_ten_columns_get_letters_in_order_and_cards_top_to_bottom(angle: float) -> None:
+    detections, ids = _table([3, 1, 2, 4, 1, 1, 2, 5, 1, 2], angle)
+    layout = group_columns(detections)
+    assert layout.full
+    assert layout.letters == tuple(range(10))
+    for letter, column in zip(layout.letters, layout.columns):
+        assert [ids[i] for i in column] == [(letter, k) for k in range(len(column))]
+
+
+def test_a_gap_one_column_wide_is_an_empty_column() -> None:
+    detections, _ = _table([2, 1, 1, 0, 3, 1, 1, 1, 1, 1])
+    layout = group_columns(detections)
+    assert layout.full
+    assert layout.empty == (3,)
+    assert layout.letters == (0, 1, 2, 4, 5, 6, 7, 8, 9)
+
+
+def test_a_partial_view_has_no_column_letters() -> None:
+    layout = group_columns(_table([2, 1, 3, 1])[0])
+    assert not layout.full
+    assert layout.letters == (None,) * 4
+
+
+def test_a_removed_run_beside_the_tableau_is_loose() -> None:
+    detections, ids = _table([2, 1, 1, 1, 3, 1, 1, 1, 1, 1], extra=[(15 * WIDTH, -2 * HEIGHT)])
+    layout = group_columns(detections)
+    assert layout.full
+    assert [ids[i] for i in layout.loose] == [None]

@@ -1,0 +1,101 @@
+"""The whole pipeline on bundled sample pictures, scored against their ground truth."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from spider_vision.synth.truth import CardTruth
+from spider_vision.vision import BadPictureError, Models, NoCardsError, NotAnImageError, load_image, read_table
+from spider_vision.vision.evaluation import score, summarise
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+NAMES = ["start-4suit-kennard", "mid-2suit-wood", "late-4suit-glare", "rotated-2suit", "mid-4suit-oblique",
+         "late-2suit-gingham"]
+
+# Honest floors for the bundled first model: it finds 98% of the readable cards of the twelve samples and
+# reads 93% of them right (models/README.md has its held-out figures).
+MIN_CARD_ACCURACY = 0.9
+MIN_RECALL = 0.9
+
+
+@pytest.fixture(scope="module")
+def models() -> Models:
+    return Models.load()
+
+
+def _truth(name: str) -> dict:
+    return json.loads((SAMPLES / f"{name}.json").read_text())
+
+
+def test_samples_are_read_card_by_card(models: Models) -> None:
+    total: dict[str, int] = {}
+    for name in NAMES:
+        truth = _truth(name)
+        reading = read_table(load_image(SAMPLES / f"{name}.jpg"), models, suits=int(truth["spn"].split()[-1]))
+        counts = score(reading, [CardTruth.from_json(c) for c in truth["cards"]], truth["spn"],
+                       truth["scene"]["fit_view"])
+        for key, value in counts.items():
+            total[key] = total.get(key, 0) + value
+    figures = summarise(total, len(NAMES))
+    assert figures["recall"] >= MIN_RECALL, figures
+    assert figures["card_accuracy"] >= MIN_CARD_ACCURACY, figures
+
+
+def test_a_reading_reports_every_card_in_input_pixels(models: Models) -> None:
+    image = load_image(SAMPLES / "late-4suit-glare.jpg")
+    reading = read_table(image, models, suits=4)
+    height, width = image.shape[:2]
+    assert reading.image_size == (width, height)
+    for card in reading.cards:
+        assert card.polygon.shape[1] == 2
+        centre = card.polygon.mean(axis=0)
+        assert -0.1 * width <= centre[0] <= 1.1 * width and -0.1 * height <= centre[1] <= 1.1 * height
+        if card.face_up:
+            assert card.index_box is not None and card.index_box[2] > 0 and card.index_box[3] > 0
+            assert card.probabilities is not None and card.probabilities.shape == (52,)
+    faces = [card for card in reading.cards if card.face_up and card.column is not None]
+    assert faces, "the tableau's face-up cards have columns"
+    for column in {card.column for card in faces}:
+        indices = [card.index for card in reading.column(column)]
+        assert indices == sorted(set(indices)), "indices within a column are distinct and ordered"
+
+
+def test_a_partial_view_keeps_its_cards_and_withholds_the_position(models: Models) -> None:
+    reading = read_table(load_image(SAMPLES / "mid-2suit-partial.jpg"), models, suits=2)
+    assert reading.position is None
+    assert any(card.face_up and card.card is not None for card in reading.cards)
+    assert any("withheld" in warning for warning in reading.warnings)
+
+
+def test_an_empty_table_has_no_cards(models: Models) -> None:
+    rng = np.random.default_rng(1)
+    felt = np.clip(rng.normal((40, 110, 50), 6, (720, 1280, 3)), 0, 255).astype(np.uint8)
+    felt = cv2.GaussianBlur(felt, (0, 0), 1.0)
+    felt = np.clip(felt.astype(np.int16) + rng.integers(-12, 12, felt.shape), 0, 255).astype(np.uint8)
+    with pytest.raises(NoCardsError):
+        read_table(felt, models)
+
+
+@pytest.mark.parametrize("value, words", [(5, "too dark"), (250, "too bright")])
+def test_a_picture_too_dark_or_bright_is_refused(models: Models, value: int, words: str) -> None:
+    with pytest.raises(BadPictureError, match=words):
+        read_table(np.full((720, 1280, 3), value, np.uint8), models)
+
+
+def test_a_blurred_picture_is_refused(models: Models) -> None:
+    image = load_image(SAMPLES / "mid-2suit-wood.jpg")
+    blurred = cv2.GaussianBlur(image, (0, 0), 25)
+    with pytest.raises(BadPictureError, match="blurred"):
+        read_table(blurred, models)
+
+
+def test_a_file_that_is_not_an_image(tmp_path: Path) -> None:
+    path = tmp_path / "table.jpg"
+    path.write_text("hello")
+    with pytest.raises(NotAnImageError, match="not an image"):
+        load_image(path)

@@ -1,0 +1,101 @@
+"""The rules filter: suit mode, copies per mode, uncertain reads, known identities."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spider_vision.engine import Card, parse_card
+from spider_vision.vision.reading import CardReading, class_index
+from spider_vision.vision.rules import UNCERTAIN, apply_rules, choose_down_counts, infer_suits, joint_probabilities
+
+
+def _belief(*pairs: tuple[str, float]) -> np.ndarray:
+    p = np.full(52, 1e-6)
+    for text, value in pairs:
+        p[class_index(parse_card(text))] = value
+    return p / p.sum()
+
+
+def _card(column: int, index: int, belief: np.ndarray) -> CardReading:
+    quad = np.zeros((4, 2))
+    return CardReading(column, index, True, None, float(belief.max()), quad, quad, (0, 0, 1, 1), belief)
+
+
+def test_joint_probabilities_are_suit_major_products() -> None:
+    rank = np.zeros((1, 13))
+    rank[0, 9] = 1.0
+    suit = np.array([[0.0, 0.25, 0.75, 0.0]])
+    joint = joint_probabilities(rank, suit)
+    assert joint[0, class_index(Card(10, "h"))] == pytest.approx(0.25)
+    assert joint[0, class_index(Card(10, "d"))] == pytest.approx(0.75)
+    assert joint.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("reads, mode", [
+    (["Ks", "9s"], 1),
+    (["Ks", "9h"], 2),
+    (["Ks", "9d"], 4),
+    (["Kc"], 4),
+])
+def test_infer_suits_is_the_smallest_mode_that_explains_the_reads(reads: list[str], mode: int) -> None:
+    beliefs = np.stack([_belief((text, 1.0)) for text in reads])
+    assert infer_suits(beliefs) == mode
+
+
+def test_more_copies_than_the_mode_has_fall_back_to_the_next_best_class() -> None:
+    # Four-suit mode has two copies of each card; the third Ks (least confident) becomes its second choice.
+    cards = [_card(0, 5, _belief(("Ks", 0.99))), _card(1, 5, _belief(("Ks", 0.98))),
+             _card(2, 5, _belief(("Ks", 0.7), ("Kc", 0.29)))]
+    out, warnings = apply_rules(cards, 4)
+    assert [str(c.card) for c in out] == ["Ks", "Ks", "Kc"]
+    assert any("copies of Ks" in w for w in warnings)
+
+
+def test_suits_outside_the_mode_are_excluded() -> None:
+    out, _ = apply_rules([_card(0, 5, _belief(("7d", 0.6), ("7h", 0.4)))], 2)
+    assert str(out[0].card) == "7h"
+    assert out[0].confidence == pytest.approx(1.0, abs=1e-3)
+
+
+def test_a_low_confidence_read_is_uncertain_not_guessed() -> None:
+    belief = _belief(("5s", 0.45), ("6s", 0.40), ("3s", 0.15))
+    out, _ = apply_rules([_card(0, 3, belief)], 4)
+    assert out[0].card is None
+    assert out[0].confidence < UNCERTAIN
+
+
+def test_a_card_known_face_up_keeps_its_identity() -> None:
+    out, _ = apply_rules([_card(4, 2, _belief(("8s", 0.9), ("8c", 0.1)))], 4, known={(4, 2): Card(8, "c")})
+    assert str(out[0].card) == "8c"
+
+
+def _counts(beliefs: list[dict[int, float]]) -> np.ndarray:
+    p = np.full((10, 7), 1e-4)
+    for column, belief in enumerate(beliefs):
+        for count, value in belief.items():
+            p[column, count] = value
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def test_down_counts_stay_within_what_each_column_was_dealt() -> None:
+    # Column e leans to 5 face-down cards, but e..j were dealt only 4.
+    beliefs = [{5: 1.0}] * 4 + [{5: 0.6, 4: 0.4}] + [{4: 1.0}] * 5
+    counts, ok = choose_down_counts(_counts(beliefs), 10)
+    assert ok
+    assert counts == [5, 5, 5, 5, 4, 4, 4, 4, 4, 4]
+
+
+def test_down_counts_make_a_card_total_spider_allows() -> None:
+    # Argmax gives 44 face-down + 10 face-up = 54 (stock 50: fine); shift one column to make it 53 and see it fixed.
+    beliefs = [{5: 1.0}] * 4 + [{3: 0.55, 4: 0.45}] + [{4: 1.0}] * 5
+    counts, ok = choose_down_counts(_counts(beliefs), 10)
+    assert ok
+    assert counts[4] == 4
+
+
+def test_no_allowed_choice_falls_back_to_the_likeliest_counts() -> None:
+    beliefs = [{0: 1.0}] * 10
+    counts, ok = choose_down_counts(_counts(beliefs), 200)
+    assert not ok
+    assert counts == [0] * 10
