@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Callable
 
 from spider_vision.engine import NotationError, Position, SuitMode, Variant
 
@@ -13,6 +14,7 @@ __all__ = [
     "CommandError",
     "add_variant_args",
     "position_arg",
+    "whole_number_arg",
     "suits_arg",
     "variant_from",
 ]
@@ -65,3 +67,19 @@ def variant_from(args: argparse.Namespace) -> Variant:
     return Variant(
         deal_with_empty_columns=args.deal_with_empty_columns, manual_removal=args.manual_removal
     )
+
+
+def whole_number_arg(minimum: int, unit: str = "") -> Callable[[str], int]:
+    """argparse type: a whole number of at least ``minimum``; ``unit`` names what it counts."""
+    what = f"a whole number of {unit}" if unit else "a whole number"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not {what}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"'{text}' is not {what} of at least {minimum}")
+        return value
+
+    return parse

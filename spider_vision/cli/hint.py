@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from spider_vision.cli.common import EXIT_OK, position_arg
+from spider_vision.cli.common import EXIT_OK, position_arg, whole_number_arg
 from spider_vision.hint import HintLimits, hint
 
 
@@ -20,17 +20,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     parser.add_argument("position", type=position_arg, metavar="SPN", help="the position")
     parser.add_argument(
-        "--movetime", type=_milliseconds, default=500, metavar="MS", help="thinking time (500)"
+        "--movetime",
+        type=whole_number_arg(1, "milliseconds"),
+        default=500,
+        metavar="MS",
+        help="thinking time (500)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
-
-
-def _milliseconds(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of milliseconds")
-    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:

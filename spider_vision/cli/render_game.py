@@ -6,21 +6,14 @@ import argparse
 import logging
 from pathlib import Path
 
-from spider_vision.cli.common import EXIT_OK, CommandError, suits_arg
+from spider_vision.cli.common import EXIT_OK, CommandError, suits_arg, whole_number_arg
 from spider_vision.engine import deal_position
 from spider_vision.synth import random_play, random_scene, render_game, style_names
 
 logger = logging.getLogger(__name__)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {value}")
-    return value
+_count = whole_number_arg(0)
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from spider_vision.cli.common import EXIT_FAILED, EXIT_OK, CommandError, suits_arg
+from spider_vision.cli.common import EXIT_FAILED, EXIT_OK, CommandError, suits_arg, whole_number_arg
 from spider_vision.engine import NotationError, Position, deal_position
 from spider_vision.solver import SolveLimits, SolveResult, SolverError, solve
 
@@ -25,15 +25,7 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def positive_count(text: str) -> int:
-    """argparse type: a count of at least one."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not '{text}'")
-    return value
+positive_count = whole_number_arg(1)
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
