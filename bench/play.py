@@ -111,7 +111,8 @@ def main() -> int:
     )
     print(
         f"{'suits':>5} {'won':>9} {'rate':>6} {'95% interval':>15} {'moves/game':>11} "
-        f"{'s/move':>7} {'wall s':>7}"
+        f"{'s/move':>7} {'wall s':>7}",
+        flush=True,
     )
     for suits in args.suits:
         tasks = [(deal, suits, limits) for deal in range(args.first, args.first + args.deals)]
@@ -134,7 +135,8 @@ def main() -> int:
         per_move = sum(r.hint_seconds for r in results) / max(sum(r.hints for r in results), 1)
         print(
             f"{suits:>5} {wins:>4}/{len(results):<4} {wins / len(results):>6.1%} "
-            f"{low:>7.1%}-{high:<7.1%} {moves:>11.1f} {per_move:>7.3f} {wall:>7.1f}"
+            f"{low:>7.1%}-{high:<7.1%} {moves:>11.1f} {per_move:>7.3f} {wall:>7.1f}",
+            flush=True,
         )
     return 0
 
