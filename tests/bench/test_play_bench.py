@@ -28,7 +28,7 @@ def test_wilson_interval(wins: int, games: int, low: float, high: float) -> None
 
 
 def test_a_one_suit_game_is_played_to_its_end() -> None:
-    result = play.play_game(2, 1, HintLimits(movetime=0.05, samples=3))
+    result = play.play_game(2, 1, HintLimits(movetime=0.05, samples=3, nodes_per_sample=5000))
     assert result.ending in {"won", "lost", "stuck", "resigned", "move cap"}
     assert result.won == (result.ending == "won")
     assert result.moves > 20 and result.hints >= result.moves
