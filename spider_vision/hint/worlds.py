@@ -67,19 +67,16 @@ def infer_move(before: Position, after: Position) -> Move | None:
 
 
 def _fits(expected: Position, seen: Position) -> bool:
-    if (
-        expected.removed != seen.removed
-        or len(expected.stock) != len(seen.stock)
-        or expected.mode != seen.mode
-    ):
-        return False
-    for mine, theirs in zip(expected.columns, seen.columns):
-        if len(mine.down) != len(theirs.down) or len(mine.up) != len(theirs.up):
-            return False
-        for card, other in zip(mine.up, theirs.up):
-            if card is not None and card != other:
-                return False
-    return True
+    """Same shape, and every card known in ``expected`` is the one in ``seen``."""
+    return (
+        expected.mode == seen.mode
+        and _same_shape(expected, seen)
+        and all(
+            card is None or card == other
+            for mine, theirs in zip(expected.columns, seen.columns)
+            for card, other in zip(mine.up, theirs.up)
+        )
+    )
 
 
 def advance(world: World, move: Move, observed: Position) -> World | None:
@@ -141,6 +138,7 @@ def _repair(world: Position, observed: Position) -> tuple[Position | None, bool]
 
 
 def _same_shape(world: Position, observed: Position) -> bool:
+    """Same removed runs, stock size and face-down and face-up counts in every column."""
     return (
         world.removed == observed.removed
         and len(world.stock) == len(observed.stock)
