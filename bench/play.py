@@ -6,7 +6,8 @@ over), its move is played on the true position, and the game goes on until it
 is won, lost (no legal move), resigned (every sampled world proved lost
 for ``RESIGN_AFTER`` hints in a row: a player would give up too, and it saves
 the bench from playing out lost games), or stuck (a position seen three
-times, or the move cap). Games run in parallel processes.
+times, ``NO_PROGRESS`` moves without a card turned over, a run removed or a
+deal, or the move cap). Games run in parallel processes.
 
     python3 bench/play.py --deals 30 --suits 1 2 4 --movetime 0.5 --jobs 2
 """
@@ -25,11 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spider_vision.engine import Game, SuitMode, deal_position  # noqa: E402
+from spider_vision.engine import Game, Position, SuitMode, deal_position  # noqa: E402
 from spider_vision.hint import HintLimits, HintSession  # noqa: E402
 
 MOVE_CAP = 1000
 RESIGN_AFTER = 30
+NO_PROGRESS = 200
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class GameResult:
     moves: int
     hints: int
     hint_seconds: float
+    hint_cpu_seconds: float
     ending: str
 
 
@@ -53,19 +56,24 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
     hints = 0
     hopeless = 0
     seconds = 0.0
+    cpu_seconds = 0.0
     ending = "move cap"
+    last_progress, progress_key = 0, _progress(game.position)
     while game.moves_made < MOVE_CAP:
         if game.is_won:
             ending = "won"
             break
+        if _progress(game.position) != progress_key:
+            last_progress, progress_key = game.moves_made, _progress(game.position)
         observed = game.position.observed()
         repeats[observed.spn()] += 1
-        if repeats[observed.spn()] >= 3:
+        if repeats[observed.spn()] >= 3 or game.moves_made - last_progress >= NO_PROGRESS:
             ending = "stuck"
             break
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         advice = session.hint(observed)
         seconds += time.perf_counter() - started
+        cpu_seconds += time.process_time() - cpu_started
         hints += 1
         if advice.move is None:
             ending = "lost"
@@ -75,7 +83,13 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
             ending = "resigned"
             break
         game.play(advice.move)
-    return GameResult(deal, suits, game.is_won, game.moves_made, hints, seconds, ending)
+    return GameResult(deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending)
+
+
+def _progress(position: Position) -> tuple[int, int, int]:
+    """What only goes down as a game advances: face-down cards, stock, runs still on the table."""
+    down = sum(len(column.down) for column in position.columns)
+    return (down, len(position.stock), 8 - len(position.removed))
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -101,17 +115,23 @@ def main() -> int:
     parser.add_argument("--suits", type=int, nargs="+", default=[1, 2, 4], choices=[1, 2, 4])
     parser.add_argument("--movetime", type=float, default=0.5, help="seconds per hint")
     parser.add_argument("--samples", type=int, default=HintLimits().samples)
+    parser.add_argument(
+        "--nodes-per-move", type=int, default=None,
+        help="budget each hint in positions searched instead of seconds: the games are then the "
+        "same on any machine and under any load (the CPU time per move is printed to compare)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()
-    limits = HintLimits(movetime=args.movetime, samples=args.samples)
+    limits = HintLimits(movetime=args.movetime, samples=args.samples, nodes_per_move=args.nodes_per_move)
+    budget = f"{args.nodes_per_move} positions" if args.nodes_per_move else f"movetime {args.movetime}s"
     print(
-        f"hint engine: movetime {args.movetime}s, {args.samples} samples; "
+        f"hint engine: {budget} per move, {args.samples} samples; "
         f"deals {args.first}..{args.first + args.deals - 1}; {args.jobs} processes"
     )
     print(
         f"{'suits':>5} {'won':>9} {'rate':>6} {'95% interval':>15} {'moves/game':>11} "
-        f"{'s/move':>7} {'wall s':>7}",
+        f"{'s/move':>7} {'cpu s/move':>10} {'wall s':>7}",
         flush=True,
     )
     for suits in args.suits:
@@ -125,17 +145,20 @@ def main() -> int:
                     per_hint = result.hint_seconds / max(result.hints, 1)
                     print(
                         f"  deal {result.deal} ({result.suits} suits): {result.ending}, "
-                        f"{result.moves} moves, {per_hint:.3f} s/hint",
+                        f"{result.moves} moves, {per_hint:.3f} s/hint, "
+                        f"{result.hint_cpu_seconds / max(result.hints, 1):.3f} cpu s/hint",
                         flush=True,
                     )
         wall = time.perf_counter() - started
         wins = sum(result.won for result in results)
         low, high = wilson(wins, len(results))
         moves = statistics.mean(result.moves for result in results)
-        per_move = sum(r.hint_seconds for r in results) / max(sum(r.hints for r in results), 1)
+        hints = max(sum(r.hints for r in results), 1)
+        per_move = sum(r.hint_seconds for r in results) / hints
+        cpu_per_move = sum(r.hint_cpu_seconds for r in results) / hints
         print(
             f"{suits:>5} {wins:>4}/{len(results):<4} {wins / len(results):>6.1%} "
-            f"{low:>7.1%}-{high:<7.1%} {moves:>11.1f} {per_move:>7.3f} {wall:>7.1f}",
+            f"{low:>7.1%}-{high:<7.1%} {moves:>11.1f} {per_move:>7.3f} {cpu_per_move:>10.3f} {wall:>7.1f}",
             flush=True,
         )
     return 0

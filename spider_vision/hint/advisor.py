@@ -22,7 +22,7 @@ from spider_vision.engine import Card, Deal, Move, Position, apply_move, legal_m
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 from spider_vision.hint.worlds import World, advance, infer_move
-from spider_vision.solver import SolveLimits, solve
+from spider_vision.solver import SolveLimits, SolveResult, solve
 
 __all__ = ["Hint", "HintLimits", "HintSession", "hint"]
 
@@ -34,10 +34,12 @@ class HintLimits:
     """How much work a hint may do.
 
     ``movetime`` is the mean wall time per hint in seconds: a session banks
-    the time that cheap hints leave unused and lets a hint that has no won
-    world yet spend up to ``bank_limit`` times ``movetime``. ``samples`` is the
-    number of worlds kept; ``nodes_per_sample``, when set, bounds each search
-    by positions instead of time, which makes a hint the same on any machine.
+    the time that cheap hints leave unused and lets a later hint spend up to
+    ``bank_limit`` times ``movetime``. ``samples`` is the
+    number of worlds kept.
+    ``nodes_per_move``, when set, counts the budget (bank included) in
+    positions searched instead of seconds: hints are then the same on any
+    machine and under any load, which is what a benchmark wants.
     """
 
     movetime: float = 0.5
@@ -45,7 +47,7 @@ class HintLimits:
     alternatives: int = 3
     search_share: float = 0.3
     bank_limit: float = 4.0
-    nodes_per_sample: int | None = None
+    nodes_per_move: int | None = None
     seed: int = 0
 
 
@@ -85,6 +87,7 @@ class HintSession:
     _banked: float = 0.0
     _worlds: list[World] = field(default_factory=list)
     _rng: random.Random | None = None
+    _nodes_spent: int = 0
 
     def hint(self, position: Position, seen: tuple[Card, ...] = ()) -> Hint:
         """The best move from ``position`` as a player sees it (hidden cards are ignored)."""
@@ -104,11 +107,11 @@ class HintSession:
             # Dealing buries cards: a player deals only when nothing useful is left. The worlds'
             # searches know their stock and would deal early when it happens to suit them.
             fresh = [move for move in fresh if not isinstance(move, Deal)]
-        allowed = self.limits.movetime
-        if not any(world.won for world in self._worlds):
-            allowed = min(allowed + self._banked, self.limits.movetime * self.limits.bank_limit)
+        budget = self._budget()
+        allowed = min(budget + self._banked, budget * self.limits.bank_limit)
         by_text = {str(move): move for move in fresh}
-        nodes = self._search(knowledge, list(by_text), started + allowed)
+        began = self._clock()
+        nodes = self._search(knowledge, list(by_text), began + allowed, allowed)
         self._previous = observed
         votes: Counter[str] = Counter(
             first for world in self._worlds for first in world.lines if first in by_text
@@ -120,7 +123,7 @@ class HintSession:
         searched = [world for world in self._worlds if world.searched or world.won]
         wins = sum(world.won for world in searched)
         spent = time.perf_counter() - started
-        self._banked = max(0.0, self._banked + self.limits.movetime - spent)
+        self._banked = max(0.0, self._banked + budget - (self._clock() - began))
         return Hint(
             move,
             explain(observed, move),
@@ -154,7 +157,7 @@ class HintSession:
         carried = (advance(world, move, observed) for world in worlds if world.won)
         self._worlds = [world for world in carried if world is not None]
 
-    def _search(self, knowledge: Knowledge, candidates: list[str], deadline: float) -> int:
+    def _search(self, knowledge: Knowledge, candidates: list[str], deadline: float, allowed: float) -> int:
         """Search the worlds until ``deadline``; return the positions examined.
 
         First every world without a line is searched from its own position.
@@ -172,10 +175,10 @@ class HintSession:
         for index, world in enumerate(worlds):
             if world.searched:
                 continue
-            limits = self._solve_limits(deadline, 1)
+            limits = self._solve_limits(deadline, allowed, 1)
             if limits is None:
                 break
-            result = solve(world.position, limits)
+            result = self._solve(world.position, limits)
             nodes += result.nodes
             first = result.moves[0] if result.solved and result.moves else ""
             worlds[index] = world.with_line(first, result.moves if result.solved else None)
@@ -192,27 +195,50 @@ class HintSession:
             if world.won and first not in world.tried
         ]
         for count, (first, index) in enumerate(checks):
-            limits = self._solve_limits(deadline, len(checks) - count)
+            limits = self._solve_limits(deadline, allowed, len(checks) - count)
             if limits is None:
                 break
             world = worlds[index]
             move, _ = parse_move(first)
-            result = solve(apply_move(world.position, move).after, limits)
+            result = self._solve(apply_move(world.position, move).after, limits)
             nodes += result.nodes
             line = (first, *result.moves) if result.solved else None
             worlds[index] = world.with_line(first, line)
         self._worlds = worlds
         return nodes
 
-    def _solve_limits(self, deadline: float, searches_left: int) -> SolveLimits | None:
-        """Limits for one search, or ``None`` when the time is up."""
-        if self.limits.nodes_per_sample is not None:
-            return SolveLimits(seconds=None, nodes=self.limits.nodes_per_sample)
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0.002:
+    def _budget(self) -> float:
+        """What one hint may spend on average: seconds, or positions with ``nodes_per_move``."""
+        if self.limits.nodes_per_move is not None:
+            return float(self.limits.nodes_per_move)
+        return self.limits.movetime
+
+    def _clock(self) -> float:
+        """Work done so far in the budget's unit: seconds of wall time, or positions searched."""
+        if self.limits.nodes_per_move is not None:
+            return float(self._nodes_spent)
+        return time.perf_counter()
+
+    def _solve(self, position: Position, limits: SolveLimits) -> SolveResult:
+        result = solve(position, limits)
+        self._nodes_spent += result.nodes
+        return result
+
+    def _solve_limits(self, deadline: float, allowed: float, searches_left: int) -> SolveLimits | None:
+        """Limits for one search, or ``None`` when the budget is spent.
+
+        One search may take ``search_share`` of what this hint has, banked
+        time included, so that a hard world gets a longer look when cheap hints
+        saved time for it.
+        """
+        smallest = self._budget() * 0.004
+        remaining = deadline - self._clock()
+        if remaining <= smallest:
             return None
-        share = self.limits.movetime * self.limits.search_share
-        return SolveLimits(seconds=max(min(remaining / searches_left, share), 0.002))
+        share = max(min(remaining / searches_left, allowed * self.limits.search_share), smallest)
+        if self.limits.nodes_per_move is not None:
+            return SolveLimits(seconds=None, nodes=int(share))
+        return SolveLimits(seconds=share)
 
 
 def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:

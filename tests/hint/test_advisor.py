@@ -9,7 +9,7 @@ import pytest
 from spider_vision.engine import Column, Game, Position, apply_move, deal_position, legal_moves
 from spider_vision.hint import HintLimits, HintSession, hint
 
-FAST = HintLimits(samples=3, nodes_per_sample=3000, seed=11)
+FAST = HintLimits(samples=3, nodes_per_move=10000, seed=11)
 
 LOST = "2c2d|Ac/4c4d|Ad/6c6d|3c/8c8d|3d/TcTd|5c/JcJd|5d/QcQd|7c/KcKd|7d/|9c/|9d - sshhcd 4"
 ONE_FROM_WIN = (

@@ -9,7 +9,7 @@ from spider_vision.hint import HintLimits
 from spider_vision.hint.protocol import EngineProtocol
 
 START = deal_position(3, 2).observed().spn()
-FAST = HintLimits(samples=2, nodes_per_sample=2000)
+FAST = HintLimits(samples=2, nodes_per_move=6000)
 
 
 @pytest.mark.parametrize(
