@@ -175,7 +175,10 @@ class HintSession:
         for index, world in enumerate(worlds):
             if world.searched:
                 continue
-            limits = self._solve_limits(deadline, allowed, 1)
+            # Until one world is won, one deep search beats several that all run out of
+            # budget: a won world gives a line to follow, and following it is cheap.
+            unled = not any(other.won for other in worlds)
+            limits = self._solve_limits(deadline, allowed, 1, whole=unled)
             if limits is None:
                 break
             result = self._solve(world.position, limits)
@@ -186,7 +189,7 @@ class HintSession:
                 worlds[index] = replace(worlds[index], proved_lost=True)
         ranked = sorted(
             {first for world in worlds for first in world.lines if first in candidates},
-            key=lambda first: -sum(first in world.lines for world in worlds),
+            key=lambda first: (-sum(first in world.lines for world in worlds), first),
         )[: self.limits.alternatives]
         checks = [
             (first, index)
@@ -224,18 +227,21 @@ class HintSession:
         self._nodes_spent += result.nodes
         return result
 
-    def _solve_limits(self, deadline: float, allowed: float, searches_left: int) -> SolveLimits | None:
+    def _solve_limits(
+        self, deadline: float, allowed: float, searches_left: int, *, whole: bool = False
+    ) -> SolveLimits | None:
         """Limits for one search, or ``None`` when the budget is spent.
 
         One search may take ``search_share`` of what this hint has, banked
         time included, so that a hard world gets a longer look when cheap hints
-        saved time for it.
+        saved time for it; with ``whole`` it may take all that is left.
         """
         smallest = self._budget() * 0.004
         remaining = deadline - self._clock()
         if remaining <= smallest:
             return None
-        share = max(min(remaining / searches_left, allowed * self.limits.search_share), smallest)
+        most = remaining if whole else allowed * self.limits.search_share
+        share = max(min(remaining / searches_left, most), smallest)
         if self.limits.nodes_per_move is not None:
             return SolveLimits(seconds=None, nodes=int(share))
         return SolveLimits(seconds=share)

@@ -301,7 +301,9 @@ static int gen_moves(const Ctx *ctx, const Pos *p, int prune, uint16_t *moves) {
             for (t = 0; t < NCOL; t++) {
                 if (t == s) continue;
                 if (p->len[t] == 0) {
-                    if (prune && (split || t != first_empty || (count == L))) continue;
+                    if (prune && (t != first_empty || count == L ||
+                                  (split && !(count == 1 && p->dealt < ctx->ndeals))))
+                        continue;
                 } else {
                     uint8_t top = p->cards[off[t] + p->len[t] - 1];
                     if (RANK(top) != RANK(base) + 1) continue;

@@ -18,8 +18,9 @@ Why this search:
 * A transposition table drops every position already kept in this run;
   columns are interchangeable in its key once the stock is empty.
 * Pointless moves are pruned: a same-suit run is split only onto a card of
-  its own suit; a run goes to the first empty column only, never a whole
-  column into an empty one. Completed runs are removed at once (the rules).
+  its own suit, or its top card alone into an empty column while a deal is
+  left (a deal needs every column filled); a run goes to the first empty
+  column only, never a whole column into an empty one. Completed runs are removed at once (the rules).
 * When a pruned beam ends without having cut anything, one unpruned, unlimited
   breadth-first run decides the position: if it finds no win, the position is
   proved lost ("exhaustive").
@@ -184,7 +185,8 @@ def moves(position: Compact, deals: int, prune: bool) -> list[Move]:
                 if target == source:
                     continue
                 if not other:
-                    if prune and (split or target != first_empty or count == length):
+                    fill = count == 1 and dealt < deals  # a deal needs every column filled
+                    if prune and (target != first_empty or count == length or (split and not fill)):
                         continue
                 else:
                     top = other[-1]

@@ -175,3 +175,20 @@ def test_missing_native_core_falls_back_to_python(monkeypatch: pytest.MonkeyPatc
     assert result.backend == "python" and replay(start, result.moves).is_won
     with pytest.raises(SolverError, match="not built"):
         solve(start, backend="native")
+
+
+# Every card face up, four empty columns and one deal left: the runs must be split to fill the
+# columns before the deal. The pruned search used to forbid that and never found the win.
+FILL_TO_DEAL = (
+    "|/|/|8s7s6s5s4s3s2sAs/|KsQsJsTs/|2sAs/|QsJs/|9s8s7s/|6s/|4s/|8s7s6s5s4s3s2sAs "
+    "KsQs9s5s3sJsTsTsKs9s sssss 1"
+)
+
+
+def test_runs_are_split_to_fill_the_columns_for_the_last_deal() -> None:
+    result = solve(Position.from_spn(FILL_TO_DEAL), SolveLimits(seconds=None, nodes=3_000_000))
+    assert result.solved
+    position = Position.from_spn(FILL_TO_DEAL)
+    for text in result.moves:
+        position = apply_move(position, resolve_move(position, text)).after
+    assert position.is_won
