@@ -21,6 +21,7 @@ from spider_vision.cli import (
     calibrate,
     deal,
     engine,
+    gui,
     hint,
     main_job,
     moves,
@@ -47,6 +48,7 @@ COMMANDS = [
     render_game,
     analyze,
     calibrate,
+    gui,
 ]
 
 

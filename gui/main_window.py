@@ -1,0 +1,863 @@
+"""The main window: live view and board side by side, moves and hint on the right, the banner on top.
+
+Modes: ``live`` (a camera, video or folder followed by the tracker in a
+worker), ``still`` (one picture read once), ``replay`` (a game log stepped
+through with a timeline). Everything slow is in ``gui.workers``; this class
+only wires signals, menus and shortcuts.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSlider,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from spider_vision.engine import Card, Move, NotationError, Position, PositionError, parse_cards
+from spider_vision.gamelog import Event, LogFormatError, MoveEvent, describe, read_log, replay
+from spider_vision.hint import Hint
+from spider_vision.vision import Models, TableReading, VisionError, calibrate, load_image, read_table
+
+from gui.banner import WarningBanner
+from gui.board_view import BoardView
+from gui.correction_dialog import CorrectionDialog
+from gui.live_view import LiveView, image_from_bgr
+from gui.messages import Warning, reading_warning, warning_for
+from gui.replay_model import ReplayModel, move_list_text
+from gui.settings import HINT_TIMES, Settings
+from gui.side_panel import SidePanel, moves_of
+from gui.sources import VIDEO_SUFFIXES, camera_names, cameras_present, sample_video, source_kind
+from gui.style import COLUMN_LETTERS, big_font
+from gui.tracking_bridge import MINIMAL
+from gui.workers import HintWorker, LiveSnapshot, LoadedModels, ModelLoader, TaskWorker, TrackingWorker
+
+__all__ = ["MainWindow"]
+
+logger = logging.getLogger(__name__)
+
+TRANSIENT = ("doubtful-card", "misread", "ambiguous", "camera", "view", "reading")
+REPLAY_INTERVAL_MS = 700
+
+
+class MainWindow(QMainWindow):
+    """Spider Vision's window. ``start(source)`` begins; ``None`` means camera 0, else the sample video."""
+
+    def __init__(self, settings: Settings, *, speed: float = 1.0,
+                 loader: Callable[[], Models] = Models.load) -> None:
+        super().__init__()
+        self.settings = settings
+        self.speed = speed
+        self.mode = "idle"
+        self.loaded: LoadedModels | None = None
+        self.worker: TrackingWorker | None = None
+        self._retired: list[TrackingWorker] = []
+        self.pending: tuple[str | int, str, bool] | None = None
+        self.position: Position | None = None
+        self.reading: TableReading | None = None
+        self.advice: Hint | None = None
+        self.replay: ReplayModel | None = None
+        self.log_path: Path | None = None
+        self.frames_shown = 0
+        self.source_label_text = ""
+        self._tasks: list[TaskWorker] = []
+        self._position_key = ""
+
+        self.setWindowTitle("Spider Vision")
+        self.setAccessibleName("Spider Vision")
+        self.banner = WarningBanner()
+        self.live_view = LiveView()
+        self.board_view = BoardView()
+        self.side = SidePanel()
+        self.side.setMinimumWidth(300)
+        self.side.setMaximumWidth(420)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setAccessibleName("Views")
+        splitter.addWidget(self.live_view)
+        splitter.addWidget(self.board_view)
+        splitter.addWidget(self.side)
+        splitter.setStretchFactor(0, 5)
+        splitter.setStretchFactor(1, 6)
+        splitter.setStretchFactor(2, 0)
+        self.splitter = splitter
+
+        self.live_bar = self._build_live_bar()
+        self.replay_bar = self._build_replay_bar()
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.banner)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.live_bar)
+        layout.addWidget(self.replay_bar)
+        self.setCentralWidget(central)
+        self.replay_bar.hide()
+
+        self.progress = QProgressBar()
+        self.progress.setAccessibleName("Loading progress")
+        self.progress.setMaximumWidth(240)
+        self.progress.hide()
+        self.statusBar().addPermanentWidget(self.progress)
+
+        self.hints = HintWorker(settings.hint_seconds)
+        self.hints.started_hint.connect(self._hint_started)
+        self.hints.ready.connect(self._hint_ready)
+        self.hints.start()
+
+        self.replay_timer = QTimer(self)
+        self.replay_timer.setInterval(REPLAY_INTERVAL_MS)
+        self.replay_timer.timeout.connect(self._replay_tick)
+
+        self.board_view.cardClicked.connect(self.ask_correction)
+        self.live_view.cardClicked.connect(self.ask_correction)
+        self.side.moveSelected.connect(self._move_selected)
+        self.banner.dismissed.connect(lambda: self.statusBar().showMessage("Warning dismissed", 3000))
+        self._build_menus()
+
+        self.loader = ModelLoader(settings.calibration, loader)
+        self.loader.progress.connect(self._load_progress)
+        self.loader.loaded.connect(self._models_loaded)
+        self.loader.failed.connect(self._models_failed)
+        self.resize(1600, 900)
+        if (geometry := settings.geometry()) is not None:
+            self.restoreGeometry(geometry)
+
+    # --- building -------------------------------------------------------------------
+
+    def _build_live_bar(self) -> QWidget:
+        bar = QWidget()
+        bar.setAccessibleName("Tracking controls")
+        self.pause_button = QPushButton("Pause")
+        self.pause_button.setAccessibleName("Pause or resume tracking")
+        self.pause_button.setToolTip("Pause or resume tracking (Space)")
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.undo_button = QPushButton("Undo last")
+        self.undo_button.setAccessibleName("Undo the last accepted event")
+        self.undo_button.setToolTip("Undo the last accepted move (Ctrl+Z)")
+        self.undo_button.clicked.connect(self.undo_last)
+        self.state_label = QLabel("")
+        self.state_label.setAccessibleName("Tracking state")
+        self.state_label.setFont(big_font(18))
+        self.source_label = QLabel("")
+        self.source_label.setAccessibleName("Source")
+        self.source_label.setFont(big_font(16, bold=False))
+        layout = QHBoxLayout(bar)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for button in (self.pause_button, self.undo_button):
+            button.setFont(big_font(16))
+            layout.addWidget(button)
+        layout.addWidget(self.state_label)
+        layout.addStretch(1)
+        layout.addWidget(self.source_label)
+        return bar
+
+    def _build_replay_bar(self) -> QWidget:
+        bar = QWidget()
+        bar.setAccessibleName("Replay controls")
+        layout = QHBoxLayout(bar)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.replay_buttons: dict[str, QPushButton] = {}
+        for key, text, name, slot in (
+            ("first", "\u23ee", "First event", lambda: self.replay_go(0)),
+            ("back", "\u25c0", "Step back", lambda: self.replay_step(-1)),
+            ("play", "\u25b6", "Play or pause the replay", self.toggle_replay_play),
+            ("forward", "\u25b6\u258f", "Step forward", lambda: self.replay_step(1)),
+            ("last", "\u23ed", "Last event", lambda: self.replay_go(10**9)),
+        ):
+            button = QPushButton(text)
+            button.setAccessibleName(name)
+            button.setToolTip(name)
+            button.setFont(big_font(18))
+            button.clicked.connect(slot)
+            layout.addWidget(button)
+            self.replay_buttons[key] = button
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setAccessibleName("Replay timeline")
+        self.slider.valueChanged.connect(self.replay_go)
+        layout.addWidget(self.slider, 1)
+        self.replay_label = QLabel("")
+        self.replay_label.setAccessibleName("Replay step")
+        self.replay_label.setFont(big_font(16))
+        layout.addWidget(self.replay_label)
+        return bar
+
+    def _action(self, menu, text: str, shortcut: str | QKeySequence.StandardKey | None, slot: Callable,
+                checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setCheckable(checkable)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        self.addAction(action)
+        self.actions_by_name[text.replace("&", "").rstrip(".")] = action
+        return action
+
+    def _build_menus(self) -> None:
+        self.actions_by_name: dict[str, QAction] = {}
+        bar = self.menuBar()
+        game = bar.addMenu("&Game")
+        self._action(game, "&New game", "Ctrl+N", self.new_game)
+        self._action(game, "&Open game log...", "Ctrl+O", self.choose_log)
+        self._action(game, "&Save game log as...", "Ctrl+S", self.save_log)
+        self._action(game, "&Export moves as text...", "Ctrl+E", self.export_moves)
+        game.addSeparator()
+        self._action(game, "&Quit", "Ctrl+Q", self.close)
+
+        source = bar.addMenu("&Source")
+        self.camera_menu = source.addMenu("&Camera")
+        self.camera_menu.aboutToShow.connect(self._fill_cameras)
+        self._action(source, "Open first &camera", "Ctrl+K", lambda: self.open_source(0))
+        self._action(source, "Open &video...", "Ctrl+Shift+O", self.choose_video)
+        self._action(source, "Open &folder of pictures...", "Ctrl+Shift+F", self.choose_folder)
+        self._action(source, "Open one &picture...", "Ctrl+Shift+P", self.choose_picture)
+        self._action(source, "Play the &sample game", "Ctrl+0", lambda: self.open_source(str(sample_video())))
+        source.addSeparator()
+        suits = source.addMenu("S&uit mode")
+        group = QActionGroup(self)
+        for value, text, key in ((None, "&Automatic", "Alt+0"), (1, "&1 suit", "Alt+1"), (2, "&2 suits", "Alt+2"),
+                                 (4, "&4 suits", "Alt+4")):
+            action = self._action(suits, text, key, lambda _=False, v=value: self.set_suits(v), checkable=True)
+            action.setChecked(self.settings.suits == value)
+            group.addAction(action)
+        self._action(source, "Calibrate &deck...", "Ctrl+Shift+C", self.calibrate_deck)
+        self._action(source, "Forget deck calibration", "Ctrl+Shift+X", self.forget_calibration)
+
+        tracking = bar.addMenu("&Tracking")
+        self._action(tracking, "&Pause or resume", "Space", self.toggle_pause)
+        self._action(tracking, "&Undo last event", "Ctrl+Z", self.undo_last)
+        self._action(tracking, "&Correct a card...", "C", self.correct_top_card)
+        self._action(tracking, "&Dismiss warning", "Esc", self.banner.dismiss)
+
+        hint = bar.addMenu("&Hint")
+        self._action(hint, "&Hint now", "H", self.request_hint)
+        self._action(hint, "&Select the hinted move", "Shift+H", self.select_hint)
+        times = hint.addMenu("Hint &time")
+        group = QActionGroup(self)
+        for number, seconds in enumerate(HINT_TIMES, start=1):
+            action = self._action(times, f"{seconds:g} s", f"Alt+Shift+{number}",
+                                  lambda _=False, s=seconds: self.set_hint_time(s), checkable=True)
+            action.setChecked(abs(self.settings.hint_seconds - seconds) < 1e-9)
+            group.addAction(action)
+
+        replay_menu = bar.addMenu("&Replay")
+        self._action(replay_menu, "&First event", "Home", lambda: self.replay_go(0))
+        self._action(replay_menu, "Step &back", "Left", lambda: self.replay_step(-1))
+        self._action(replay_menu, "Step &forward", "Right", lambda: self.replay_step(1))
+        self._action(replay_menu, "&Last event", "End", lambda: self.replay_go(10**9))
+        self._action(replay_menu, "&Play or pause", "P", self.toggle_replay_play)
+
+        view = bar.addMenu("&View")
+        zoom = self._action(view, "&Zoom to the cards", "Z", lambda on: self.live_view.set_zoom(bool(on)),
+                            checkable=True)
+        zoom.setChecked(True)
+        self._action(view, "&Full screen", "F11", self.toggle_full_screen)
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", "F1", self.show_shortcuts)
+
+    # --- starting -------------------------------------------------------------------
+
+    def start(self, source: str | int | None = None) -> None:
+        """Load the models in the background, then open ``source`` (camera 0 or the sample if None)."""
+        if source is None:
+            if cameras_present():
+                self.pending = (0, "camera", True)
+            else:
+                self.pending = (str(sample_video()), "video", False)
+        else:
+            self.pending = (source, source_kind(source), False)
+        self.live_view.set_message("Loading the card reader...")
+        self.board_view.set_message("Loading the card reader...")
+        self.loader.start()
+
+    def _load_progress(self, percent: int, text: str) -> None:
+        self.progress.setRange(0, 100)
+        self.progress.setValue(percent)
+        self.progress.setVisible(percent < 100)
+        self.statusBar().showMessage(text)
+
+    def _models_loaded(self, loaded: LoadedModels) -> None:
+        self.loaded = loaded
+        self.progress.hide()
+        note = " (tracking stand-in: frames are read one by one, moves are not followed)" if MINIMAL else ""
+        self.statusBar().showMessage(f"Models ready{note}", 5000)
+        if self.pending is not None:
+            spec, kind, fallback = self.pending
+            self.pending = None
+            self._open(spec, kind, fallback)
+
+    def _models_failed(self, message: str) -> None:
+        self.progress.hide()
+        self.banner.show_warning(Warning("models", "error", "The card reader cannot start", message,
+                                         "Reinstall Spider Vision (the models/ folder is needed)."), force=True)
+
+    # --- sources --------------------------------------------------------------------
+
+    def open_source(self, spec: str | int) -> None:
+        """Follow a camera (number), a video file or a folder of pictures; one picture is read once."""
+        kind = source_kind(spec)
+        if kind != "camera":
+            self.settings.last_source = str(spec)
+        if isinstance(spec, str) and Path(spec).is_file() and kind == "images":
+            self.open_picture(spec)
+            return
+        if self.loaded is None:
+            self.pending = (spec, kind, False)
+            return
+        self._open(spec, kind, False)
+
+    def _stop_worker(self) -> None:
+        if self.worker is not None:
+            worker = self.worker
+            self.worker = None
+            for signal in (worker.snapshot, worker.corrected, worker.undone, worker.commandFailed,
+                           worker.failed, worker.ended):
+                signal.disconnect()
+            worker.stop()
+            if not worker.wait(3000):
+                self._retired.append(worker)
+        self.replay_timer.stop()
+
+    def _new_log_path(self) -> Path:
+        folder = self.settings.games_folder
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = folder / f"game-{stamp}.jsonl"
+        number = 1
+        while path.exists():
+            number += 1
+            path = folder / f"game-{stamp}-{number}.jsonl"
+        return path
+
+    def _open(self, spec: str | int, kind: str, fallback: bool) -> None:
+        assert self.loaded is not None
+        self._stop_worker()
+        self._enter_mode("live")
+        self._reset_game()
+        self.log_path = self._new_log_path()
+        worker = TrackingWorker(spec, self.loaded, suits=self.settings.suits, log_path=self.log_path, kind=kind,
+                                speed=self.speed)
+        worker.snapshot.connect(self._snapshot)
+        worker.corrected.connect(self._corrected)
+        worker.undone.connect(self._undone)
+        worker.commandFailed.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        worker.failed.connect(lambda text: self._source_failed(text, fallback))
+        worker.ended.connect(self._source_ended)
+        self.worker = worker
+        name = f"camera {spec}" if kind == "camera" else Path(str(spec)).name
+        self.source_label_text = name
+        self.source_label.setText(f"Source: {name}")
+        self.live_view.set_message(f"Opening {name}...")
+        self.board_view.set_message("Waiting for the first clear view of the table")
+        self.pause_button.setText("Pause")
+        worker.start()
+
+    def _reset_game(self) -> None:
+        self.position = None
+        self.reading = None
+        self.advice = None
+        self._position_key = ""
+        self.frames_shown = 0
+        self.hints.new_game()
+        self.banner.clear()
+        self.side.set_hint(None)
+        self.side.set_moves([])
+        self.side.set_events([])
+        self.live_view.set_hint(None)
+        self.board_view.set_hint(None)
+        self.live_view.clear_reading()
+        self.live_view.set_frame(None, None)
+        self.board_view.set_position(None)
+
+    def _source_failed(self, message: str, fallback: bool) -> None:
+        if fallback:
+            self.statusBar().showMessage(f"No camera ({message}); playing the sample game", 8000)
+            self._open(str(sample_video()), "video", False)
+            return
+        self.banner.show_warning(warning_for("camera", message), force=True)
+        self.live_view.set_message(message)
+
+    def _source_ended(self) -> None:
+        name = self.source_label_text
+        self.state_label.setText("Ended")
+        self.banner.show_warning(Warning("source-end", "info", f"{name} has ended", "",
+                                         "Open your camera (Ctrl+K) or another video (Ctrl+Shift+O); "
+                                         "Ctrl+S saves this game's log."))
+
+    def _fill_cameras(self) -> None:
+        self.camera_menu.clear()
+        cameras = camera_names()
+        if not cameras:
+            cameras = [(0, "Camera 0")]
+        for position, (index, name) in enumerate(cameras[:9], start=1):
+            action = QAction(f"{name} ({index})", self)
+            action.setShortcut(QKeySequence(f"Ctrl+Alt+{position}"))
+            action.triggered.connect(lambda _=False, i=index: self.open_source(i))
+            self.camera_menu.addAction(action)
+
+    def _start_folder(self) -> str:
+        return self.settings.last_folder or str(Path.home())
+
+    def _remember_folder(self, path: str) -> None:
+        self.settings.last_folder = str(Path(path).parent if Path(path).is_file() else Path(path))
+
+    def choose_video(self) -> None:
+        patterns = " ".join(f"*{suffix}" for suffix in VIDEO_SUFFIXES)
+        path, _ = QFileDialog.getOpenFileName(self, "Open a video of a game", self._start_folder(),
+                                              f"Videos ({patterns});;All files (*)")
+        if path:
+            self._remember_folder(path)
+            self.open_source(path)
+
+    def choose_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Open a folder of pictures of a game", self._start_folder())
+        if path:
+            self.settings.last_folder = path
+            self.open_source(path)
+
+    def choose_picture(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a picture of a table", self._start_folder(),
+                                              "Pictures (*.jpg *.jpeg *.png *.bmp *.tif *.tiff *.webp)")
+        if path:
+            self._remember_folder(path)
+            self.open_picture(path)
+
+    def open_picture(self, path: str) -> None:
+        """Read one picture once with the vision reader (in a worker) and show what it holds."""
+        self._stop_worker()
+        self._enter_mode("still")
+        self._reset_game()
+        self.source_label_text = Path(path).name
+        self.source_label.setText(f"Picture: {Path(path).name}")
+        self.live_view.set_message(f"Reading {Path(path).name}...")
+        if self.loaded is None:
+            self.pending = (path, "images", False)
+            return
+        loaded = self.loaded
+        suits = self.settings.suits
+
+        def read() -> tuple[object, TableReading]:
+            image = load_image(path)
+            return image_from_bgr(image), read_table(image, loaded.models, suits=suits,
+                                                     calibration=loaded.calibration)
+
+        self._run_task(read, self._picture_read, (VisionError, OSError))
+
+    def _picture_read(self, result: tuple[object, TableReading]) -> None:
+        image, reading = result
+        self.live_view.set_frame(image, reading)  # type: ignore[arg-type]
+        self.reading = reading
+        position = None
+        if reading.position is not None:
+            try:
+                position = Position.from_spn(reading.position, validate=False)
+            except (NotationError, PositionError):
+                position = None
+        self._show_position(position, None, None)
+        for text in reading.warnings:
+            self.banner.show_warning(reading_warning(text))
+        self.state_label.setText(f"Read in {reading.milliseconds:.0f} ms")
+
+    def _run_task(self, function: Callable[[], object], done: Callable[[object], None],
+                  errors: tuple[type[BaseException], ...]) -> None:
+        task = TaskWorker(function, errors)
+        task.done.connect(done)
+        task.failed.connect(lambda text: self.banner.show_warning(warning_for("camera", text), force=True))
+        task.finished.connect(lambda: self._tasks.remove(task) if task in self._tasks else None)
+        self._tasks.append(task)
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        task.finished.connect(self.progress.hide)
+        task.start()
+
+    # --- live updates -------------------------------------------------------------------
+
+    def _snapshot(self, snapshot: LiveSnapshot) -> None:
+        update = snapshot.update
+        self.frames_shown += 1
+        self.live_view.set_frame(snapshot.image, update.reading)
+        if update.reading is not None:
+            self.reading = update.reading
+        self.state_label.setText(f"{update.state.capitalize()}  \u2022  frame {update.frame.index}")
+        for event in update.events:
+            self.side.add_event(f"{event.seq:>3}  {describe(event)}")
+            if isinstance(event, MoveEvent) and event.legal:
+                self.banner.clear(("illegal-move", "blocked-deal", "ambiguous"))
+        flagged = False
+        for flag in update.flags:
+            self.banner.show_warning(warning_for(flag.kind, flag.message, flag.column, flag.index))
+            flagged = True
+        if update.position is not None:
+            self._show_position(update.position, snapshot.moves, snapshot.score)
+        if update.state == "stable" and update.reading is not None and not flagged:
+            self.banner.clear(TRANSIENT)
+            for text in update.reading.warnings:
+                warning = reading_warning(text)
+                if warning.severity != "info":
+                    self.banner.show_warning(warning)
+
+    def _show_position(self, position: Position | None, moves: int | None, score: int | None) -> None:
+        key = position.spn() if position is not None else ""
+        self.board_view.set_position(position, moves=moves, score=score)
+        if key == self._position_key:
+            return
+        self._position_key = key
+        self.position = position
+        self.side.set_moves(moves_of(position))
+        self.advice = None
+        self.side.set_hint(None)
+        self.live_view.set_hint(None)
+        self.board_view.set_hint(None)
+        if position is not None:
+            self.hints.request(position)
+
+    def _hint_started(self, key: str) -> None:
+        if key == self._position_key:
+            self.side.set_hint_busy(True)
+
+    def _hint_ready(self, key: str, advice: Hint) -> None:
+        if key != self._position_key:
+            return
+        self.side.set_hint_busy(False)
+        self.advice = advice
+        self.side.set_hint(advice)
+        self.live_view.set_hint(advice.move)
+        self.board_view.set_hint(advice.move)
+
+    def request_hint(self) -> None:
+        if self.position is None:
+            self.statusBar().showMessage("No position to give a hint for yet", 4000)
+            return
+        self.hints.request(self.position)
+
+    def select_hint(self) -> None:
+        if self.advice is not None and self.advice.move is not None:
+            self.side.select(str(self.advice.move))
+
+    def _move_selected(self, move: Move | None) -> None:
+        self.live_view.set_selected(move)
+        self.board_view.set_selected(move)
+
+    def set_hint_time(self, seconds: float) -> None:
+        self.settings.hint_seconds = seconds
+        self.hints.new_game(seconds)
+        self.request_hint()
+
+    # --- corrections, undo, pause ---------------------------------------------------------
+
+    def _card_at(self, column: int, index: int) -> Card | None:
+        if self.position is not None:
+            pile = self.position.columns[column].cards()
+            if 0 <= index < len(pile):
+                return pile[index]
+        if self.reading is not None:
+            for card in self.reading.column(column):
+                if card.index == index:
+                    return card.card
+        return None
+
+    def ask_correction(self, column: int, index: int) -> None:
+        """A card was clicked: ask what it really is and send the correction to the tracker."""
+        if self.mode != "live" or self.worker is None:
+            self.statusBar().showMessage("Cards are corrected while a camera, video or folder is followed", 5000)
+            return
+        if self.position is not None and index < len(self.position.columns[column].down):
+            self.statusBar().showMessage("That card is face down; only face-up cards can be corrected", 5000)
+            return
+        where = f"Column {COLUMN_LETTERS[column]}, card {index + 1} from the bottom"
+        mode = self.position.mode if self.position is not None else None
+        card = CorrectionDialog.ask(where, self._card_at(column, index), mode, self)
+        if card is not None:
+            self.correct(column, index, card)
+
+    def correct(self, column: int, index: int, card: Card) -> None:
+        if self.worker is not None:
+            self.worker.correct(column, index, card)
+
+    def correct_top_card(self) -> None:
+        if self.position is None:
+            self.statusBar().showMessage("No table read yet", 4000)
+            return
+        letter, ok = QInputDialog.getItem(self, "Correct a card", "Which column's top card?",
+                                          list(COLUMN_LETTERS), 0, False)
+        if ok:
+            column = COLUMN_LETTERS.index(letter)
+            self.ask_correction(column, max(0, len(self.position.columns[column].cards()) - 1))
+
+    def _corrected(self, event: Event, position: Position | None) -> None:
+        self.side.add_event(f"{event.seq:>3}  {describe(event)}")
+        self.statusBar().showMessage(f"Corrected: {describe(event)}", 6000)
+        self.banner.clear(("doubtful-card", "misread"))
+        if position is not None:
+            self._show_position(position, self.board_view.moves, self.board_view.score)
+
+    def undo_last(self) -> None:
+        if self.mode == "replay":
+            self.replay_step(-1)
+        elif self.worker is not None:
+            self.worker.undo_last()
+
+    def _undone(self, event: Event | None, position: Position | None) -> None:
+        if event is None:
+            self.statusBar().showMessage("Nothing to undo", 4000)
+            return
+        self.side.add_event(f"{event.seq:>3}  {describe(event)}")
+        self.statusBar().showMessage(f"Undone: {describe(event)}", 6000)
+        self.banner.clear(("illegal-move", "blocked-deal", "ambiguous"))
+        if position is not None:
+            self._show_position(position, None, None)
+
+    def toggle_pause(self) -> None:
+        if self.mode == "replay":
+            self.toggle_replay_play()
+            return
+        if self.worker is None:
+            return
+        paused = not self.worker.paused
+        self.worker.set_paused(paused)
+        self.pause_button.setText("Resume" if paused else "Pause")
+        self.state_label.setText("Paused" if paused else "Resuming")
+
+    # --- games ------------------------------------------------------------------------
+
+    def new_game(self) -> None:
+        """Start again on the current source with a new game log."""
+        if self.mode == "live" and self.worker is not None:
+            self.open_source(self.worker.spec)
+        elif self.mode == "replay":
+            self.open_source(self.settings.last_source or str(sample_video()))
+        else:
+            self.open_source(str(sample_video()))
+
+    def choose_log(self) -> None:
+        folder = str(self.settings.games_folder) if self.settings.games_folder.is_dir() else self._start_folder()
+        path, _ = QFileDialog.getOpenFileName(self, "Open a game log", folder,
+                                              "Game logs (*.jsonl);;All files (*)")
+        if path:
+            self.open_log(path)
+
+    def open_log(self, path: str | Path) -> bool:
+        """Replay mode over a game log; a log that cannot be read is a banner, not a crash."""
+        try:
+            model = ReplayModel.load(path)
+        except (LogFormatError, OSError, UnicodeDecodeError) as error:
+            self.banner.show_warning(Warning("log", "error", "This game log cannot be opened", str(error),
+                                             "Choose a .jsonl log written by Spider Vision."), force=True)
+            return False
+        self._stop_worker()
+        self._enter_mode("replay")
+        self._reset_game()
+        self.replay = model
+        self.live_view.set_message(f"Replaying {Path(path).name}: the log has no pictures")
+        self.source_label_text = Path(path).name
+        with QSignalBlocker(self.slider):
+            self.slider.setRange(0, model.length)
+            self.slider.setValue(0)
+        if model.result.mismatch is not None:
+            self.banner.show_warning(Warning("log", "caution", "The log stops matching the rules",
+                                             str(model.result.mismatch), "The replay ends at that line."),
+                                     force=True)
+        self.replay_go(0)
+        return True
+
+    def replay_go(self, step: int) -> None:
+        if self.mode != "replay" or self.replay is None:
+            return
+        model = self.replay
+        step = model.go(step)
+        with QSignalBlocker(self.slider):
+            self.slider.setValue(step)
+        self.replay_label.setText(f"event {step} / {model.length}")
+        self._show_position(model.position, model.moves, model.score)
+        self.side.set_events(model.lines(), step - 1 if step else None)
+        entry = model.entry
+        self.banner.clear(("illegal-move", "blocked-deal"))
+        if entry is not None and entry.flag:
+            kind = "blocked-deal" if isinstance(entry.event, MoveEvent) and entry.event.kind == "deal" \
+                else "illegal-move"
+            self.banner.show_warning(warning_for(kind, entry.flag), force=True)
+        if step >= model.length:
+            self.replay_timer.stop()
+            self.replay_buttons["play"].setText("\u25b6")
+
+    def replay_step(self, delta: int) -> None:
+        if self.replay is not None and self.mode == "replay":
+            self.replay_go(self.replay.step + delta)
+
+    def toggle_replay_play(self) -> None:
+        if self.mode != "replay" or self.replay is None:
+            return
+        if self.replay_timer.isActive():
+            self.replay_timer.stop()
+            self.replay_buttons["play"].setText("\u25b6")
+        else:
+            if self.replay.step >= self.replay.length:
+                self.replay_go(0)
+            self.replay_timer.start()
+            self.replay_buttons["play"].setText("\u23f8")
+
+    def _replay_tick(self) -> None:
+        self.replay_step(1)
+
+    def _enter_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.live_bar.setVisible(mode != "replay")
+        self.replay_bar.setVisible(mode == "replay")
+        self.pause_button.setEnabled(mode == "live")
+        self.undo_button.setEnabled(mode == "live")
+        if mode != "replay":
+            self.replay = None
+            self.replay_timer.stop()
+
+    def _current_log(self) -> Path | None:
+        if self.mode == "replay" and self.replay is not None:
+            return self.replay.path
+        if self.log_path is not None and self.log_path.is_file():
+            return self.log_path
+        return None
+
+    def save_log(self) -> None:
+        current = self._current_log()
+        if current is None:
+            self.statusBar().showMessage("No game log yet: the table has not been read clearly", 5000)
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save the game log", str(Path(self._start_folder()) / current.name),
+                                              "Game logs (*.jsonl)")
+        if path:
+            self.save_log_to(Path(path))
+
+    def save_log_to(self, path: Path) -> None:
+        current = self._current_log()
+        if current is None:
+            return
+        if current.resolve() != path.resolve():
+            shutil.copyfile(current, path)
+        self.statusBar().showMessage(f"Saved the game log to {path}", 6000)
+
+    def export_moves(self) -> None:
+        text = self.moves_text()
+        if text is None:
+            self.statusBar().showMessage("No moves to export yet", 5000)
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export the moves", str(Path(self._start_folder()) / "moves.txt"),
+                                              "Text (*.txt)")
+        if path:
+            Path(path).write_text(text, encoding="utf-8")
+            self.statusBar().showMessage(f"Exported the moves to {path}", 6000)
+
+    def moves_text(self) -> str | None:
+        """The move list of the current game as text (None when there is no log yet)."""
+        current = self._current_log()
+        if current is None:
+            return None
+        if self.mode == "replay" and self.replay is not None:
+            entries = self.replay.result.entries
+        else:
+            entries = replay(read_log(current)).entries
+        return move_list_text(entries, f"Spider Vision moves: {current.name}")
+
+    # --- settings ------------------------------------------------------------------------
+
+    def set_suits(self, suits: int | None) -> None:
+        self.settings.suits = suits
+        text = f"{suits} suit{'s' if suits != 1 else ''}" if suits else "automatic"
+        self.statusBar().showMessage(f"Suit mode: {text} (a new game starts with it)", 5000)
+        if self.mode == "live" and self.worker is not None:
+            self.open_source(self.worker.spec)
+
+    def calibrate_deck(self) -> None:
+        if self.loaded is None:
+            self.statusBar().showMessage("The card reader is still loading", 4000)
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "A photo of known cards laid out face up", self._start_folder(),
+                                              "Pictures (*.jpg *.jpeg *.png *.bmp)")
+        if not path:
+            return
+        names, ok = QInputDialog.getText(self, "Calibrate your deck",
+                                         "Name the cards left to right, each column top to bottom "
+                                         "(for example: Ah 2h 3h 4h):")
+        if ok and names.strip():
+            self.calibrate_from(path, names)
+
+    def calibrate_from(self, picture: str, names: str) -> None:
+        try:
+            cards = parse_cards(names.replace(" ", "").replace(",", ""))
+        except NotationError as error:
+            self.statusBar().showMessage(f"Cards not understood: {error}", 8000)
+            return
+        if any(card is None for card in cards):
+            self.statusBar().showMessage("Name every card (no ??)", 8000)
+            return
+        assert self.loaded is not None
+        models = self.loaded.models
+        target = self.settings.config_folder / "deck.npz"
+
+        def work() -> Path:
+            calibration = calibrate(load_image(picture), models, [c for c in cards if c is not None])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            calibration.save(target)
+            return target
+
+        self._run_task(work, self._calibrated, (VisionError, OSError, ValueError))
+
+    def _calibrated(self, path: object) -> None:
+        from spider_vision.vision import Calibration
+
+        self.settings.calibration = str(path)
+        if self.loaded is not None:
+            self.loaded = LoadedModels(self.loaded.models, Calibration.load(str(path)))
+        self.statusBar().showMessage(f"Deck calibrated ({path}); it applies from the next game", 8000)
+
+    def forget_calibration(self) -> None:
+        self.settings.calibration = ""
+        if self.loaded is not None:
+            self.loaded = LoadedModels(self.loaded.models, None)
+        self.statusBar().showMessage("Deck calibration forgotten", 4000)
+
+    def toggle_full_screen(self) -> None:
+        self.showNormal() if self.isFullScreen() else self.showFullScreen()
+
+    def show_shortcuts(self) -> None:
+        lines = [f"{action.shortcut().toString():<16} {name}" for name, action in self.actions_by_name.items()
+                 if not action.shortcut().isEmpty()]
+        box = QMessageBox(self)
+        box.setWindowTitle("Keyboard shortcuts")
+        box.setText("Spider Vision: keyboard shortcuts")
+        box.setInformativeText("\n".join(lines))
+        box.exec()
+
+    # --- closing --------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """Stop every worker (waits for them); the window can then be deleted."""
+        self._stop_worker()
+        self.hints.stop()
+        self.hints.wait(10000)
+        self.loader.wait(10000)
+        for task in list(self._tasks):
+            task.wait(10000)
+        for worker in self._retired:
+            worker.wait(10000)
+        self.settings.save_window(self.saveGeometry(), self.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt name
+        self.shutdown()
+        super().closeEvent(event)
