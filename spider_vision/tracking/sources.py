@@ -155,7 +155,7 @@ class CameraSource(_Source):
         self._time = time.monotonic
         self.index = index
         self.name = f"camera {index}"
-        self._capture = cv2.VideoCapture(index)
+        self._capture = _quietly(lambda: cv2.VideoCapture(index))
         if not self._capture.isOpened():
             self._capture.release()
             raise SourceError(f"camera {index} cannot be opened (is it connected and free?)")
@@ -214,6 +214,16 @@ class ImageFolderSource(_Source):
 
     def close(self) -> None:
         self._next = len(self._files)
+
+
+def _quietly(make):  # type: ignore[no-untyped-def]
+    """Run ``make`` with OpenCV's own warnings silenced (a missing camera is reported by us)."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        return make()
+    finally:
+        cv2.utils.logging.setLogLevel(level)
 
 
 def open_source(spec: str | int | Path, *, fps: float | None = None) -> FrameSource:
