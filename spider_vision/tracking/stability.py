@@ -9,7 +9,9 @@ Two cheap tests on a small blurred grey copy of each frame:
   crosses the picture's edge; the cards stay inside it.
 
 A frame is ``stable`` once both tests have been quiet for ``hold`` frames in a
-row, ``settling`` while they are quiet for fewer, ``moving`` otherwise. When
+row, ``settling`` while they are quiet for fewer, ``moving`` otherwise.
+For a folder of photos (``stills``) every picture is at rest unless a hand
+shows at the border. When
 the border stays changed but nothing moves for ``patience`` frames (an object
 left at the edge, a long column reaching it), the new border is accepted.
 """
@@ -37,6 +39,8 @@ class GateSettings:
     border_share: float = 0.01
     hold: int = 2
     patience: int = 24
+    stills: bool = False
+    """Each picture was taken at rest (a folder of photos): only the border test applies."""
 
 
 class StabilityGate:
@@ -64,7 +68,7 @@ class StabilityGate:
             return "stable" if s.hold <= 1 else "settling"
         self.motion = float(np.abs(grey - self._previous).mean())
         self._previous = grey
-        still = self.motion < s.motion
+        still = s.stills or self.motion < s.motion
         self._still = self._still + 1 if still else 0
         assert self._reference is not None
         ring = _ring(grey.shape, s.border)

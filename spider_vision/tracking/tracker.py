@@ -35,6 +35,7 @@ from spider_vision.engine import (
     SuitMode,
     TableauMove,
     Variant,
+    apply_move,
     column_letter,
     reveal,
 )
@@ -58,7 +59,7 @@ from spider_vision.vision import Models, TableReading, VisionError, read_table
 from spider_vision.vision.reading import card_classes, class_index
 from spider_vision.vision.rules import DEALT_DOWN
 
-__all__ = ["Flag", "TrackUpdate", "Tracker", "TrackerSettings"]
+__all__ = ["STILLS", "Flag", "TrackUpdate", "Tracker", "TrackerSettings"]
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +110,10 @@ class TrackerSettings:
     gate: GateSettings = field(default_factory=GateSettings)
 
 
+STILLS = TrackerSettings(start_views=1, resolve_views=1, gate=GateSettings(hold=1, stills=True))
+"""Settings for a folder of photos: each picture is a table at rest of its own."""
+
+
 @dataclass
 class _Period:
     """The frames of one stable table."""
@@ -138,8 +143,8 @@ class Tracker:
         self.models = models
         self.suits = suits
         self.variant = variant
-        self.settings = settings or TrackerSettings()
         self.source = _header_source(source_name)
+        self.settings = settings or (STILLS if self.source == "images" else TrackerSettings())
         self.log_path = Path(log_path) if log_path is not None else None
         self._writer: LogWriter | None = log
         self._gate = StabilityGate(self.settings.gate)
@@ -174,6 +179,8 @@ class Tracker:
             if self._period is not None:
                 self._end_period(events, flags)
         else:
+            if self._period is not None and self.settings.gate.stills:
+                self._end_period(events, flags)  # every photo is a table at rest of its own
             if self._period is None:
                 self._period = _Period()
             period = self._period
@@ -318,11 +325,11 @@ class Tracker:
             flags.append(Flag("ambiguous", f"could not tell {best.describe()} from "
                                            f"{inference.runner_up.describe()}; took {best.describe()}",
                               frame=self._frame))
-        self._commit(best, events, flags)
+        self._commit(best, views, events, flags)
         period.evidence_from = 0
         self._gather(period)
 
-    def _commit(self, best: Hypothesis, events: list[Event], flags: list[Flag]) -> None:
+    def _commit(self, best: Hypothesis, views: list[TableView], events: list[Event], flags: list[Flag]) -> None:
         assert self.position is not None and self.game is not None
         if best.undo is not None:
             committed = self._moves.pop()
@@ -334,7 +341,19 @@ class Tracker:
             events.append(self._emit(NoteEvent(self._seq, self._t, f"undo {step.move}", step.move,
                                                step.before.spn())))
             return
-        for step in best.steps:
+        later_evidence: list[list[np.ndarray]] | None = None
+        for number, step in enumerate(best.steps):
+            if number and any(None in pile.up for pile in self.position.columns):
+                # A card turned over by an earlier move of the sequence: read it from where it lies
+                # at the end, then judge the next move with it known.
+                if later_evidence is None:
+                    later_evidence = _evidence_of(best.after, views)
+                self._read_new_cards(events, flags, later_evidence)
+                try:
+                    step = apply_move(self.position, step.move, self.variant, force=True)
+                except IllegalMoveError as error:
+                    logger.warning("frame %d: %s cannot follow: %s", self._frame, step.move, error)
+                    return
             self._moves.append(_Committed(step, [list(pile) for pile in self._evidence], len(self.game.history)))
             self.game.history.append(step)
             self.game.undone.clear()
@@ -364,14 +383,12 @@ class Tracker:
         views = self._views(fresh)
         if not views:
             return
-        scorer = Scorer(views)
-        for column, alignments in enumerate(scorer.alignments(self.position)):
+        found = _evidence_of(self.position, views)
+        for column, pile in enumerate(found):
             slots = self._evidence[column]
-            for view, alignment in zip(views, alignments):
-                up = view.columns[column].up
-                for slot, observed in alignment.matches:
-                    if slot < len(slots):
-                        slots[slot] = slots[slot] + up[observed]
+            for slot, ev in enumerate(pile):
+                if slot < len(slots):
+                    slots[slot] = slots[slot] + ev
 
     # --- the start ----------------------------------------------------------------------------
 
@@ -429,8 +446,13 @@ class Tracker:
 
     # --- cards ---------------------------------------------------------------------------------
 
-    def _read_new_cards(self, events: list[Event], flags: list[Flag]) -> None:
-        """Give every turned-over or dealt card (``??``) the identity its evidence favours."""
+    def _read_new_cards(self, events: list[Event], flags: list[Flag],
+                        evidence: list[list[np.ndarray]] | None = None) -> None:
+        """Give every turned-over or dealt card (``??``) the identity its evidence favours.
+
+        ``evidence`` replaces the tracker's own for these cards (a card turned over in the
+        middle of a sequence of moves, read where it lies at the end of the sequence).
+        """
         assert self.position is not None and self.game is not None
         for _ in range(200):
             target = next(((c, pile.up.index(None)) for c, pile in enumerate(self.position.columns)
@@ -438,7 +460,8 @@ class Tracker:
             if target is None:
                 return
             column, slot = target
-            ev = self._evidence[column][slot] if slot < len(self._evidence[column]) else np.zeros(52)
+            source = evidence if evidence is not None else self._evidence
+            ev = source[column][slot] if slot < len(source[column]) else np.zeros(52)
             card = self._best_card(ev, None)
             try:
                 step = reveal(self.position, column, card, self.variant)
@@ -529,6 +552,17 @@ def _header_source(name: str) -> str:
     if name in SOURCES:
         return name
     return "camera" if name.startswith("camera") else "video"
+
+
+def _evidence_of(position: Position, views: list[TableView]) -> list[list[np.ndarray]]:
+    """Per face-up card of ``position``, the summed evidence of the observations aligned with it."""
+    found = [[np.zeros(52) for _ in pile.up] for pile in position.columns]
+    for column, alignments in enumerate(Scorer(views).alignments(position)):
+        for view, alignment in zip(views, alignments):
+            up = view.columns[column].up
+            for slot, observed in alignment.matches:
+                found[column][slot] = found[column][slot] + up[observed]
+    return found
 
 
 def _evidence_after(evidence: list[list[np.ndarray]], step: Step) -> list[list[np.ndarray]]:
