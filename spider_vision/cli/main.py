@@ -30,6 +30,7 @@ from spider_vision.cli import (
     render_game,
     replay,
     solve,
+    track,
     winnable,
 )
 from spider_vision.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, CommandError
@@ -48,6 +49,7 @@ COMMANDS = [
     render_game,
     analyze,
     calibrate,
+    track,
     gui,
 ]
 
