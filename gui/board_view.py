@@ -195,8 +195,6 @@ class BoardView(QWidget):
     def _draw_header(self, painter: QPainter) -> None:
         assert self.position is not None
         header, _, _, _, _ = self._metrics()
-        font = big_font(header * 0.5)
-        painter.setFont(font)
         painter.setPen(QColor("white"))
         deals = self.position.deals_left
         stock = f"Stock: {deals} deal{'s' if deals != 1 else ''}"
@@ -207,7 +205,13 @@ class BoardView(QWidget):
         if self.score is not None:
             parts.append(f"Score: {self.score}")
         box = QRectF(8, 0, self.width() - 16, header)
-        painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, "    ".join(parts))
+        text = "    ".join(parts)
+        size = header * 0.5
+        painter.setFont(big_font(size))
+        width = painter.fontMetrics().horizontalAdvance(text)
+        if width > box.width():
+            painter.setFont(big_font(size * box.width() / width))
+        painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
         if isinstance(self.selected, Deal) or isinstance(self.hint, Deal):
             colour = HINT if isinstance(self.hint, Deal) else SELECTED
             metrics = painter.fontMetrics()

@@ -76,6 +76,7 @@ class LiveView(QWidget):
         self.selected: Move | None = None
         self.message = "Starting..."
         self.zoom = True
+        self.moving = False
         self._crop: QRectF | None = None
 
     def set_frame(self, image: QImage | None, reading: TableReading | None) -> None:
@@ -88,6 +89,10 @@ class LiveView(QWidget):
         if image is None:
             self._crop = None
         self.update()
+
+    def set_state(self, state: str) -> None:
+        """While hands move over the table the last reading is drawn faintly (it may be out of date)."""
+        self.moving = state != "stable"
 
     def set_zoom(self, zoom: bool) -> None:
         """Show only the part of the picture around the cards (True) or the whole picture."""
@@ -198,6 +203,7 @@ class LiveView(QWidget):
         painter.drawImage(target, self.image, view)
         painter.translate(dx, dy)
         painter.scale(scale, scale)
+        painter.setOpacity(0.35 if self.moving else 1.0)
         line = 2.0 / scale
         label_px = self._label_size(scale) / scale
         for card in self.overlay:
@@ -218,6 +224,7 @@ class LiveView(QWidget):
             painter.setPen(QColor("black"))
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, card.label)
         self._draw_letters(painter, label_px)
+        painter.setOpacity(1.0)
         painter.resetTransform()
         for move, colour, arrow in ((self.selected, SELECTED, False), (self.hint, HINT, True)):
             if isinstance(move, TableauMove):

@@ -46,7 +46,6 @@ from gui.settings import HINT_TIMES, Settings
 from gui.side_panel import SidePanel, moves_of
 from gui.sources import VIDEO_SUFFIXES, camera_names, cameras_present, sample_video, source_kind
 from gui.style import COLUMN_LETTERS, big_font
-from gui.tracking_bridge import MINIMAL
 from gui.workers import HintWorker, LiveSnapshot, LoadedModels, ModelLoader, TaskWorker, TrackingWorker
 
 __all__ = ["MainWindow"]
@@ -296,8 +295,7 @@ class MainWindow(QMainWindow):
     def _models_loaded(self, loaded: LoadedModels) -> None:
         self.loaded = loaded
         self.progress.hide()
-        note = " (tracking stand-in: frames are read one by one, moves are not followed)" if MINIMAL else ""
-        self.statusBar().showMessage(f"Models ready{note}", 5000)
+        self.statusBar().showMessage("Models ready", 5000)
         if self.pending is not None:
             spec, kind, fallback = self.pending
             self.pending = None
@@ -492,6 +490,7 @@ class MainWindow(QMainWindow):
     def _snapshot(self, snapshot: LiveSnapshot) -> None:
         update = snapshot.update
         self.frames_shown += 1
+        self.live_view.set_state(update.state)
         self.live_view.set_frame(snapshot.image, update.reading)
         if update.reading is not None:
             self.reading = update.reading

@@ -20,10 +20,10 @@ from PySide6.QtGui import QImage
 
 from spider_vision.engine import Card, Position
 from spider_vision.hint import HintLimits, HintSession
+from spider_vision.tracking import SourceError, SourceLostError, Tracker, TrackUpdate, open_source
 from spider_vision.vision import Calibration, CalibrationError, Models, VisionError
 
 from gui.live_view import image_from_bgr
-from gui.tracking_bridge import SourceError, SourceLostError, Tracker, TrackUpdate, open_source
 
 __all__ = ["HintWorker", "LiveSnapshot", "LoadedModels", "ModelLoader", "TaskWorker", "TrackingWorker"]
 
