@@ -21,6 +21,11 @@ from gui.style import (
 
 __all__ = ["BoardView", "CardSpot", "draw_arrow"]
 
+MIN_STEP = 0.2
+STUB = 0.3
+"""Height of the face-down stack (with its count) as a share of a card's height."""
+"""The least share of a face-up card's height that shows under the next card (its index must stay readable)."""
+
 
 @dataclass(frozen=True)
 class CardSpot:
@@ -119,9 +124,12 @@ class BoardView(QWidget):
             return
         header, letters, pitch, card_w, height = self._metrics()
         top = header + letters
-        card_h = min(card_w * 1.4, (height - top) * 0.45)
-        stub = card_h * 0.3
         bottom = height - 4
+        need = max((STUB * bool(column.down) + 1 + MIN_STEP * max(len(column.up) - 1, 0)
+                    for column in self.position.columns), default=1.0)
+        card_h = min(card_w * 1.4, (bottom - top) / need)
+        card_w = min(card_w, card_h / 1.4)
+        stub = card_h * STUB
         self._stock_rect = QRectF(4, 4, header * 1.6, header - 8)
         for number, column in enumerate(self.position.columns):
             x = number * pitch + (pitch - card_w) / 2
@@ -138,7 +146,7 @@ class BoardView(QWidget):
                 continue
             step = card_h * 0.3
             if up > 1:
-                step = max(card_h * 0.14, min(step, (bottom - y - card_h) / (up - 1)))
+                step = max(card_h * MIN_STEP, min(step, (bottom - y - card_h) / (up - 1)))
             for k, card in enumerate(column.up):
                 rect = QRectF(x, y + k * step, card_w, card_h)
                 shown = card_h if k == up - 1 else step
@@ -208,9 +216,9 @@ class BoardView(QWidget):
         text = "    ".join(parts)
         size = header * 0.5
         painter.setFont(big_font(size))
-        width = painter.fontMetrics().horizontalAdvance(text)
-        if width > box.width():
-            painter.setFont(big_font(size * box.width() / width))
+        while size > 9 and painter.fontMetrics().horizontalAdvance(text) > box.width():
+            size *= 0.92
+            painter.setFont(big_font(size))
         painter.drawText(box, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
         if isinstance(self.selected, Deal) or isinstance(self.hint, Deal):
             colour = HINT if isinstance(self.hint, Deal) else SELECTED
@@ -258,7 +266,7 @@ class BoardView(QWidget):
         painter.drawText(QRectF(rect.x() + rect.width() * 0.06, rect.y(), rect.width() * 0.92, size * 1.25),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
         if spot.hit.height() >= rect.height():
-            painter.setFont(big_font(rect.width() * 0.42))
+            painter.setFont(big_font(rect.width() * 0.5))
             painter.drawText(QRectF(rect.x(), rect.y() + rect.height() * 0.3, rect.width(), rect.height() * 0.65),
                              Qt.AlignmentFlag.AlignCenter, label)
 

@@ -89,13 +89,17 @@ class MainWindow(QMainWindow):
         self.side.setMaximumWidth(420)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setAccessibleName("Views")
-        splitter.addWidget(self.live_view)
-        splitter.addWidget(self.board_view)
         splitter.addWidget(self.side)
-        splitter.setStretchFactor(0, 5)
-        splitter.setStretchFactor(1, 6)
-        splitter.setStretchFactor(2, 0)
         self.splitter = splitter
+        self.views = QSplitter(Qt.Orientation.Horizontal)
+        self.views.setAccessibleName("Picture and board")
+        self.views.addWidget(self.live_view)
+        self.views.addWidget(self.board_view)
+        self.views.setStretchFactor(0, 4)
+        self.views.setStretchFactor(1, 6)
+        splitter.insertWidget(0, self.views)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 0)
 
         self.live_bar = self._build_live_bar()
         self.replay_bar = self._build_replay_bar()
@@ -129,6 +133,7 @@ class MainWindow(QMainWindow):
         self.side.moveSelected.connect(self._move_selected)
         self.banner.dismissed.connect(lambda: self.statusBar().showMessage("Warning dismissed", 3000))
         self._build_menus()
+        self.set_board_below(settings.board_below)
 
         self.loader = ModelLoader(settings.calibration, loader)
         self.loader.progress.connect(self._load_progress)
@@ -267,6 +272,8 @@ class MainWindow(QMainWindow):
         zoom = self._action(view, "&Zoom to the cards", "Z", lambda on: self.live_view.set_zoom(bool(on)),
                             checkable=True)
         zoom.setChecked(True)
+        below = self._action(view, "&Board below the picture", "Ctrl+T", self.set_board_below, checkable=True)
+        below.setChecked(self.settings.board_below)
         self._action(view, "&Full screen", "F11", self.toggle_full_screen)
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", "F1", self.show_shortcuts)
@@ -829,6 +836,11 @@ class MainWindow(QMainWindow):
         if self.loaded is not None:
             self.loaded = LoadedModels(self.loaded.models, None)
         self.statusBar().showMessage("Deck calibration forgotten", 4000)
+
+    def set_board_below(self, below: bool) -> None:
+        """The board beside the picture (wide screens) or below it (tall ones); remembered."""
+        self.settings.board_below = bool(below)
+        self.views.setOrientation(Qt.Orientation.Vertical if below else Qt.Orientation.Horizontal)
 
     def toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()

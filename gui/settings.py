@@ -55,6 +55,15 @@ class Settings:
         self.store.setValue("hint/seconds", float(value))
 
     @property
+    def board_below(self) -> bool:
+        """The board drawn below the picture instead of beside it."""
+        return str(self.store.value("window/board_below", "false")).lower() in ("true", "1")
+
+    @board_below.setter
+    def board_below(self, value: bool) -> None:
+        self.store.setValue("window/board_below", bool(value))
+
+    @property
     def last_source(self) -> str:
         return str(self._get("source/last", "", str))
 

@@ -58,6 +58,8 @@ class SidePanel(QWidget):
         self.events_list = QListWidget()
         self.events_list.setAccessibleName("Game log events")
         self.events_list.setFont(big_font(15, bold=False))
+        self.events_list.setWordWrap(True)
+        self.events_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         for widget in (self.hint_title, self.hint_label, self.reason_label, self.busy, self.moves_title):
             layout.addWidget(widget)
