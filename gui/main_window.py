@@ -306,7 +306,10 @@ class MainWindow(QMainWindow):
         if self.pending is not None:
             spec, kind, fallback = self.pending
             self.pending = None
-            self._open(spec, kind, fallback)
+            if fallback:
+                self._open(spec, kind, fallback)
+            else:
+                self.open_source(spec)
 
     def _models_failed(self, message: str) -> None:
         self.progress.hide()

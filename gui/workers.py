@@ -247,8 +247,8 @@ class HintWorker(QThread):
             self.started_hint.emit(key)
             try:
                 advice = session.hint(position)
-            except (ValueError, KeyError) as error:
-                logger.warning("no hint for %s: %s", key, error)
+            except Exception:  # noqa: BLE001 - a failed hint must not end the worker; the next position gets one
+                logger.exception("no hint for %s", key)
                 continue
             self.ready.emit(key, advice)
 

@@ -153,3 +153,32 @@ def test_a_missing_camera_is_a_banner(window, qtbot) -> None:
     qtbot.waitUntil(lambda: window.banner.warning is not None, timeout=WAIT_MS)
     assert window.banner.warning.key == "camera"
     assert "Camera problem" in window.banner.label.text()
+
+
+def test_one_picture_is_read_once(window, qtbot) -> None:
+    picture = sample_video().with_name("start-2suit-bigindex.jpg")
+    window.start(str(picture))
+    qtbot.waitUntil(lambda: window.reading is not None, timeout=WAIT_MS)
+    assert window.mode == "still" and window.worker is None
+    drawn = {(c.column, c.index): c.label for c in window.live_view.overlay if c.face_up}
+    assert drawn == {(c.column, c.index): card_label(c.card) for c in window.reading.cards if c.face_up}
+    if window.reading.position is not None:
+        assert window.board_view.position.spn() == window.reading.position
+
+
+def test_a_folder_of_pictures_is_followed(window, qtbot, tmp_path) -> None:
+    import cv2
+
+    illegal = _illegal_moves_of_sample()[0]
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    capture = cv2.VideoCapture(str(sample_video()))
+    for name, frame in (("1.png", illegal["frame"] - 16), ("2.png", illegal["frame"] + 2)):
+        capture.set(cv2.CAP_PROP_POS_FRAMES, frame)
+        ok, image = capture.read()
+        assert ok and cv2.imwrite(str(folder / name), image)
+    window.start(str(folder))
+    qtbot.waitUntil(lambda: window.banner.warning is not None and window.banner.warning.key == "illegal-move",
+                    timeout=WAIT_MS)
+    moves = [e.event for e in read_log(window.log_path).events if isinstance(e.event, MoveEvent)]
+    assert [str(m.move) for m in moves] == [illegal["move"]]
