@@ -38,10 +38,14 @@ MOVE_PRIOR = -0.5
 """Log prior of one move (a still table is the likeliest explanation of a still table)."""
 ILLEGAL_PRIOR = -1.5
 """Extra log prior of a rule break: players mostly play by the rules."""
+SEQUENCE_PRIOR = -3.0
+"""Extra log prior of two moves between stable tables (a player usually pauses after each)."""
 UNDO_PRIOR = -1.0
 """Log prior of taking back the last move."""
 AMBIGUOUS = 1.5
 """A runner-up with another outcome within this many nats (per frame) makes the choice ambiguous."""
+TOLERATED = 1.0
+"""Columns per view (median) that may show something unexplained: a stray detection is common."""
 FIRST_OF_PAIRS = 20
 """Single moves extended to sequences of two when no single move explains the frames."""
 
@@ -135,7 +139,8 @@ def _step(position: Position, move: Move, variant: Variant) -> Step | None:
 
 
 def _prior(steps: Sequence[Step]) -> float:
-    return sum(MOVE_PRIOR + (0.0 if step.legal else ILLEGAL_PRIOR) for step in steps)
+    prior = sum(MOVE_PRIOR + (0.0 if step.legal else ILLEGAL_PRIOR) for step in steps)
+    return prior + SEQUENCE_PRIOR * max(len(steps) - 1, 0)
 
 
 def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: Step | None = None) -> Hypothesis:
@@ -173,4 +178,10 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
     ambiguous = runner_up is not None and best.score - runner_up.score < AMBIGUOUS and best.changed
     logger.debug("best %s (%.2f, problems %.1f); runner-up %s (%.2f)", best.describe(), best.score,
                  best.problems, runner_up.describe() if runner_up else "-", runner_up.score if runner_up else 0.0)
-    return Inference(best, runner_up, best.problems == 0, ambiguous)
+    if best.problems and logger.isEnabledFor(logging.DEBUG):
+        for k, alignments in enumerate(scorer.alignments(best.after)):
+            bad = [(a.extras, a.top_missed) for a in alignments if a.problems]
+            if bad:
+                logger.debug("  column %s: %s; predicted %s, seen %s", "abcdefghij"[k], bad,
+                             best.after.columns[k].text(), [len(v.columns[k]) for v in scorer.views])
+    return Inference(best, runner_up, best.problems <= TOLERATED, ambiguous)

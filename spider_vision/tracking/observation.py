@@ -32,7 +32,7 @@ __all__ = [
     "view_from_reading",
 ]
 
-FLOOR = 0.05
+FLOOR = 0.01
 """Share of a uniform guess mixed into every read: a confident misread costs at most log(FLOOR)."""
 MISS = math.log(0.15)
 """A covered face-up card the detector did not find."""

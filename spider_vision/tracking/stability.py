@@ -3,9 +3,10 @@
 Two cheap tests on a small blurred grey copy of each frame:
 
 * motion: the mean change from the previous frame (a hand moving, the camera
-  knocked); the camera's own slow wander and light drift stay well below it;
+  knocked), against a few times the change seen at rest (the camera's own
+  wander and light drift);
 * presence: the share of the picture's border that differs from the last
-  frame at rest. A hand reaches over the table with its arm, and the arm
+  frame at rest (beyond what a shift of a pixel or two explains). A hand reaches over the table with its arm, and the arm
   crosses the picture's edge; the cards stay inside it.
 
 A frame is ``stable`` once both tests have been quiet for ``hold`` frames in a
@@ -25,6 +26,8 @@ import numpy as np
 
 __all__ = ["GateSettings", "StabilityGate"]
 
+REST_FRAMES = 50
+"""Stable frames whose motion sets the usual jitter at rest."""
 SIZE = (160, 90)
 """Width and height of the grey copy the tests run on."""
 
@@ -34,11 +37,17 @@ class GateSettings:
     """Thresholds of the stability tests (grey levels 0..255 on the small copy)."""
 
     motion: float = 1.5
+    """The most mean change from the previous frame that still counts as still."""
+    calm: float = 3.0
+    """Within that, a frame is still when its change is under ``calm`` times the usual change at rest."""
+    least_motion: float = 0.6
     border: int = 6
     border_change: float = 18.0
     border_share: float = 0.01
-    hold: int = 2
+    hold: int = 3
     patience: int = 24
+    shift: int = 2
+    """Pixels (on the small copy) the picture may shift without the border counting as changed."""
     stills: bool = False
     """Each picture was taken at rest (a folder of photos): only the border test applies."""
 
@@ -54,6 +63,7 @@ class StabilityGate:
         self._still = 0
         self.motion = 0.0
         self.presence = 0.0
+        self._rest: list[float] = []
 
     def update(self, image: np.ndarray) -> str:
         """The state of this frame."""
@@ -68,24 +78,34 @@ class StabilityGate:
             return "stable" if s.hold <= 1 else "settling"
         self.motion = float(np.abs(grey - self._previous).mean())
         self._previous = grey
-        still = s.stills or self.motion < s.motion
+        still = s.stills or self.motion < self.threshold
         self._still = self._still + 1 if still else 0
         assert self._reference is not None
         ring = _ring(grey.shape, s.border)
-        self.presence = float((np.abs(grey - self._reference)[ring] > s.border_change).mean())
+        self.presence = float((_change(grey, self._reference, s.shift) > s.border_change)[ring].mean())
         if still and self.presence >= s.border_share and self._still >= s.patience:
             self.presence = 0.0
         quiet = still and self.presence < s.border_share
         self._quiet = self._quiet + 1 if quiet else 0
         if self._quiet >= s.hold:
             self._reference = grey
+            self._rest = (self._rest + [self.motion])[-REST_FRAMES:]
             return "stable"
         return "settling" if quiet else "moving"
+
+    @property
+    def threshold(self) -> float:
+        """The motion under which a frame counts as still: a few times the camera's own jitter at rest."""
+        s = self.settings
+        if not self._rest:
+            return s.motion
+        return float(np.clip(s.calm * float(np.median(self._rest)), s.least_motion, s.motion))
 
     def reset(self) -> None:
         """Forget everything (a new source)."""
         self._previous = self._reference = None
         self._quiet = self._still = 0
+        self._rest = []
 
 
 def _small_grey(image: np.ndarray) -> np.ndarray:
@@ -93,6 +113,20 @@ def _small_grey(image: np.ndarray) -> np.ndarray:
     if small.ndim == 3:
         small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
+
+
+def _change(grey: np.ndarray, reference: np.ndarray, shift: int) -> np.ndarray:
+    """How far each pixel lies outside the range of the reference's pixels around it.
+
+    A camera that wanders a little shifts edges by a pixel or two; they stay
+    within their neighbourhood's range, whereas an arm that was not there does not.
+    """
+    if shift <= 0:
+        return np.abs(grey - reference)
+    kernel = np.ones((2 * shift + 1, 2 * shift + 1), np.uint8)
+    high = cv2.dilate(reference, kernel)
+    low = cv2.erode(reference, kernel)
+    return np.maximum(grey - high, low - grey)
 
 
 _RINGS: dict[tuple[tuple[int, int], int], np.ndarray] = {}

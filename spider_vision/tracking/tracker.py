@@ -37,6 +37,7 @@ from spider_vision.engine import (
     Variant,
     apply_move,
     column_letter,
+    is_legal,
     reveal,
 )
 from spider_vision.gamelog import (
@@ -51,7 +52,8 @@ from spider_vision.gamelog import (
     read_log,
     replay,
 )
-from spider_vision.tracking.inference import Hypothesis, Inference, Scorer, infer
+from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
+from spider_vision.tracking.inference import Hypothesis, Scorer, infer
 from spider_vision.tracking.observation import TableView, allowed_classes, view_from_reading
 from spider_vision.tracking.sources import Frame
 from spider_vision.tracking.stability import GateSettings, StabilityGate
@@ -103,10 +105,10 @@ class TrackerSettings:
     """While the table is unexplained, read every this many stable frames."""
     retries: int = 3
     """Unexplained inferences in one period before the best explanation is taken anyway (flagged)."""
-    correction_margin: float = 8.0
-    """Evidence (nats) by which another identity must beat a card's for a correction."""
+    correction_margin: float = 6.0
+    """Score (nats) by which another identity must beat a card's for a correction."""
     doubtful_below: float = 2.0
-    """A card read with less evidence than this for its identity is flagged doubtful."""
+    """A card read with a lead smaller than this over the next identity is flagged doubtful."""
     gate: GateSettings = field(default_factory=GateSettings)
 
 
@@ -116,13 +118,15 @@ STILLS = TrackerSettings(start_views=1, resolve_views=1, gate=GateSettings(hold=
 
 @dataclass
 class _Period:
-    """The frames of one stable table."""
+    """The frames of one stable table and the evidence they gave each card."""
 
     readings: list[tuple[int, TableReading]] = field(default_factory=list)
     resolved: bool = False
     attempts: int = 0
     stable_frames: int = 0
-    evidence_from: int = 0  # readings before this index are already in the evidence
+    gathered: int = 0  # readings already turned into evidence
+    sums: dict[int, np.ndarray] = field(default_factory=dict)
+    counts: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -130,7 +134,7 @@ class _Committed:
     """A move or deal followed, with what is needed to take it back."""
 
     step: Step
-    evidence: list[list[np.ndarray]]
+    ids: tuple[list[list[int]], int]
     game_length: int
 
 
@@ -153,11 +157,11 @@ class Tracker:
         self.position: Position | None = None
         self.game: Game | None = None
         self.history: list[Event] = []
-        self._evidence: list[list[np.ndarray]] = []
+        self._book: CardBook | None = None
         self._moves: list[_Committed] = []
         self._period: _Period | None = None
         self._allowed: np.ndarray | None = None
-        self._flagged: set[tuple[int, int, str]] = set()
+        self._flagged: set[tuple[int, str]] = set()
         self._seq = 1
         self.frames_seen = 0
         self.frames_read = 0
@@ -194,7 +198,7 @@ class Tracker:
 
     def correct(self, column: int, index: int, card: Card) -> CorrectionEvent:
         """The player says the card at ``index`` of ``column`` (from the bottom) is ``card``."""
-        if self.position is None:
+        if self.position is None or self._book is None:
             raise ValueError("no game yet: the table has not been seen at rest")
         if not 0 <= column < 10:
             raise ValueError(f"there is no column {column}")
@@ -203,35 +207,24 @@ class Tracker:
         if not 0 <= index < len(cards):
             raise ValueError(f"column {column_letter(column)} has {len(cards)} cards; there is no card {index}")
         self.position.mode.check_card(card)
-        was = cards[index]
-        if was != card and self.position.known_cards()[card] >= self.position.mode.copies:
+        if cards[index] != card and self.position.known_cards()[card] >= self.position.mode.copies:
             raise ValueError(f"all {self.position.mode.copies} copies of {card} are already on the table")
         event = self._write_correction(column, index, card)
         slot = index - len(pile.down)
-        if 0 <= slot < len(self._evidence[column]):
-            strong = np.full(52, -50.0)
-            strong[class_index(card)] = 50.0
-            self._evidence[column][slot] = strong
+        if 0 <= slot < len(self._book.ids[column]):
+            self._book.settle(self._book.id_at(column, slot), card)
         return event
 
     def undo_last(self) -> Event | None:
         """Take back the last move followed (an undo note in the log); ``None`` when there is none."""
-        if not self._moves or self.position is None or self.game is None:
+        if not self._moves or self.position is None:
             return None
-        committed = self._moves.pop()
-        step = committed.step
-        self.position = step.before
-        self._evidence = committed.evidence
-        del self.game.history[committed.game_length:]
-        self.game.undone.clear()
-        event = self._emit(NoteEvent(self._seq, self._t, f"undo {step.move}", step.move, step.before.spn()))
-        return event
+        return self._take_back()
 
     def close(self) -> None:
         """Finish the stable period in progress (its reads are written) and close the log."""
-        events: list[Event] = []
         if self._period is not None:
-            self._end_period(events, [])
+            self._end_period([], [])
         if self._writer is not None:
             self._writer.close()
 
@@ -241,10 +234,6 @@ class Tracker:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @property
-    def state_known(self) -> bool:
-        return self.position is not None
-
     # --- reading -------------------------------------------------------------------------
 
     def _wants_reading(self, period: _Period) -> bool:
@@ -252,9 +241,7 @@ class Tracker:
         if self.position is None:
             return True
         if not period.resolved:
-            if period.attempts == 0:
-                return True
-            return period.stable_frames % s.retry_every == 0
+            return period.attempts == 0 or period.stable_frames % s.retry_every == 0
         return len(period.readings) < s.evidence_views
 
     def _read(self, image: np.ndarray) -> TableReading | None:
@@ -274,13 +261,12 @@ class Tracker:
     # --- periods -------------------------------------------------------------------------
 
     def _after_reading(self, period: _Period, events: list[Event], flags: list[Flag]) -> None:
-        s = self.settings
         if self.position is None:
-            if len(period.readings) >= s.start_views:
-                self._start(period, events, flags)
+            if len(period.readings) >= self.settings.start_views:
+                self._start(period, flags)
             return
         if not period.resolved:
-            if len(period.readings) >= s.resolve_views:
+            if len(period.readings) >= self.settings.resolve_views:
                 self._resolve(period, events, flags, final=False)
             return
         self._gather(period)
@@ -290,12 +276,13 @@ class Tracker:
         assert period is not None
         if period.readings:
             if self.position is None:
-                self._start(period, events, flags)
+                self._start(period, flags)
             elif not period.resolved:
                 self._resolve(period, events, flags, final=True)
-            else:
+            elif period.gathered < len(period.readings):
                 self._gather(period)
-        if self.position is not None:
+        if self.position is not None and self._book is not None:
+            self._book.add_votes(period.sums, period.counts)
             self._read_new_cards(events, flags)
             self._review_cards(events, flags)
 
@@ -312,87 +299,142 @@ class Tracker:
             if period.attempts < self.settings.retries and not final:
                 logger.debug("frame %d: table unexplained (best %s); waiting", self._frame, best.describe())
                 return
-            if not best.changed:
-                period.resolved = True
-                return
-            flags.append(Flag("misread", f"the table does not quite match the game; taking it as "
-                                         f"{best.describe()} (check the cards)", frame=self._frame))
+            if best.changed:
+                flags.append(Flag("misread", f"the table does not quite match the game; taking it as "
+                                             f"{best.describe()} (check the cards)", frame=self._frame))
         period.resolved = True
-        if not best.changed:
-            self._gather(period)
-            return
-        if inference.ambiguous and inference.runner_up is not None:
-            flags.append(Flag("ambiguous", f"could not tell {best.describe()} from "
-                                           f"{inference.runner_up.describe()}; took {best.describe()}",
-                              frame=self._frame))
-        self._commit(best, views, events, flags)
-        period.evidence_from = 0
+        if best.changed:
+            if inference.ambiguous and inference.runner_up is not None:
+                flags.append(Flag("ambiguous", f"could not tell {best.describe()} from "
+                                               f"{inference.runner_up.describe()}; took {best.describe()}",
+                                  frame=self._frame))
+            self._commit(best, views, events, flags)
         self._gather(period)
 
-    def _commit(self, best: Hypothesis, views: list[TableView], events: list[Event], flags: list[Flag]) -> None:
-        assert self.position is not None and self.game is not None
-        if best.undo is not None:
-            committed = self._moves.pop()
-            step = committed.step
-            self.position = step.before
-            self._evidence = committed.evidence
-            del self.game.history[committed.game_length:]
-            self.game.undone.clear()
-            events.append(self._emit(NoteEvent(self._seq, self._t, f"undo {step.move}", step.move,
-                                               step.before.spn())))
+    def _gather(self, period: _Period) -> None:
+        """Turn the period's readings not yet used into evidence for the cards they show."""
+        assert self.position is not None and self._book is not None
+        fresh = period.readings[period.gathered:]
+        period.gathered = len(period.readings)
+        views = self._views(fresh)
+        if not views:
             return
-        later_evidence: list[list[np.ndarray]] | None = None
+        for column, alignments in enumerate(Scorer(views).alignments(self.position)):
+            ids = self._book.ids[column]
+            for view, alignment in zip(views, alignments):
+                up = view.columns[column].up
+                for slot, observed in alignment.matches:
+                    if slot < len(ids):
+                        card_id = ids[slot]
+                        period.sums[card_id] = period.sums.get(card_id, 0.0) + up[observed]
+                        period.counts[card_id] = period.counts.get(card_id, 0) + 1
+
+    # --- moves ---------------------------------------------------------------------------
+
+    def _commit(self, best: Hypothesis, views: list[TableView], events: list[Event], flags: list[Flag]) -> None:
+        assert self.position is not None and self.game is not None and self._book is not None
+        if best.undo is not None:
+            events.append(self._take_back())
+            return
+        later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
             if number and any(None in pile.up for pile in self.position.columns):
-                # A card turned over by an earlier move of the sequence: read it from where it lies
-                # at the end, then judge the next move with it known.
-                if later_evidence is None:
-                    later_evidence = _evidence_of(best.after, views)
-                self._read_new_cards(events, flags, later_evidence)
+                # A card turned over earlier in the sequence: read it where it lies at the end,
+                # then judge the next move with it known.
+                if later is None:
+                    later = _evidence_of(best.after, views)
+                self._read_new_cards(events, flags, later)
+            if number:  # earlier steps may have read or corrected cards: judge this one afresh
                 try:
                     step = apply_move(self.position, step.move, self.variant, force=True)
                 except IllegalMoveError as error:
                     logger.warning("frame %d: %s cannot follow: %s", self._frame, step.move, error)
                     return
-            self._moves.append(_Committed(step, [list(pile) for pile in self._evidence], len(self.game.history)))
-            self.game.history.append(step)
-            self.game.undone.clear()
-            self._evidence = _evidence_after(self._evidence, step)
-            self.position = step.after
-            events.append(self._emit(MoveEvent(self._seq, self._t, step.move, step.legal, step.after.spn(),
-                                               step.reason)))
-            for removed in step.removals:
-                events.append(self._emit(RemoveEvent(self._seq, self._t, removed.column, removed.suit)))
-            if not step.legal:
-                if isinstance(step.move, Deal):
-                    empty = step.before.empty_columns()
-                    flags.append(Flag("blocked-deal", step.reason, empty[0] if empty else None,
-                                      frame=self._frame))
-                else:
-                    assert isinstance(step.move, TableauMove)
-                    source = step.before.columns[step.move.source]
-                    flags.append(Flag("illegal-move", step.reason, step.move.source,
-                                      len(source) - step.move.count, frame=self._frame))
-            logger.info("frame %d: %s%s", self._frame, step.move, "" if step.legal else f" ({step.reason})")
+            if not step.legal and isinstance(step.move, TableauMove):
+                step = self._legalise(step, events, flags)
+            self._follow(step, events, flags)
 
-    def _gather(self, period: _Period) -> None:
-        """Add the evidence of the period's readings not yet used to the cards they show."""
+    def _follow(self, step: Step, events: list[Event], flags: list[Flag]) -> None:
+        """Carry out a step: the game, the card ids, the log and the flag of a rule break."""
+        assert self.game is not None and self._book is not None
+        self._moves.append(_Committed(step, self._book.snapshot(), len(self.game.history)))
+        self.game.history.append(step)
+        self.game.undone.clear()
+        self._book.record_legal(step)
+        self._book.follow(step)
+        self.position = step.after
+        events.append(self._emit(MoveEvent(self._seq, self._t, step.move, step.legal, step.after.spn(),
+                                           step.reason)))
+        for removed in step.removals:
+            events.append(self._emit(RemoveEvent(self._seq, self._t, removed.column, removed.suit)))
+        if not step.legal:
+            if isinstance(step.move, Deal):
+                empty = step.before.empty_columns()
+                flags.append(Flag("blocked-deal", step.reason, empty[0] if empty else None, frame=self._frame))
+            else:
+                assert isinstance(step.move, TableauMove)
+                source = step.before.columns[step.move.source]
+                flags.append(Flag("illegal-move", step.reason, step.move.source,
+                                  len(source) - step.move.count, frame=self._frame))
+        logger.info("frame %d: %s%s", self._frame, step.move, "" if step.legal else f" ({step.reason})")
+
+    def _legalise(self, step: Step, events: list[Event], flags: list[Flag]) -> Step:
+        """An illegal-looking move that one doubtful card explains: correct the card, keep the move legal.
+
+        The move is legal with another identity of one of the cards it involves
+        when that identity's score (evidence and constraints) plus the prior for a
+        legal move beats the card's current one.
+        """
+        assert self.position is not None and self._book is not None
+        move = step.move
+        assert isinstance(move, TableauMove)
+        position = self.position
+        involved = [(move.source, len(position.columns[move.source].up) - k) for k in range(1, move.count + 1)]
+        if position.columns[move.target].up:
+            involved.append((move.target, len(position.columns[move.target].up) - 1))
+        known = self._book.cards_by_id(position)
+        best: tuple[float, int, int, Card] | None = None
+        for column, slot in involved:
+            current = position.columns[column].up[slot]
+            card_id = self._book.id_at(column, slot)
+            if current is None:
+                continue
+            base = self._book.score(card_id, current, known)
+            for card in self._book.candidates(card_id, position, current):
+                if card == current:
+                    continue
+                pile = position.columns[column]
+                changed = position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
+                if not is_legal(changed, move, self.variant):
+                    continue
+                gain = self._book.score(card_id, card, known) - base + LEGAL_PRIOR
+                if gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, column, slot, card)
+        if best is None:
+            return step
+        _, column, slot, card = best
+        index = len(position.columns[column].down) + slot
+        was = position.columns[column].up[slot]
+        events.append(self._write_correction(column, index, card))
+        flags.append(Flag("misread", f"column {column_letter(column)}: {was} was a misread; {move} shows it "
+                                     f"is {card}", column, index, self._frame))
         assert self.position is not None
-        fresh = period.readings[period.evidence_from:]
-        period.evidence_from = len(period.readings)
-        views = self._views(fresh)
-        if not views:
-            return
-        found = _evidence_of(self.position, views)
-        for column, pile in enumerate(found):
-            slots = self._evidence[column]
-            for slot, ev in enumerate(pile):
-                if slot < len(slots):
-                    slots[slot] = slots[slot] + ev
+        return apply_move(self.position, move, self.variant, force=True)
+
+    def _take_back(self) -> Event:
+        assert self.game is not None and self._book is not None
+        committed = self._moves.pop()
+        step = committed.step
+        self.position = step.before
+        self._book.restore(committed.ids)
+        del self.game.history[committed.game_length:]
+        self.game.undone.clear()
+        logger.info("frame %d: undo %s", self._frame, step.move)
+        return self._emit(NoteEvent(self._seq, self._t, f"undo {step.move}", step.move, step.before.spn()))
 
     # --- the start ----------------------------------------------------------------------------
 
-    def _start(self, period: _Period, events: list[Event], flags: list[Flag]) -> None:
+    def _start(self, period: _Period, flags: list[Flag]) -> None:
         readings = period.readings
         if self.suits is None:
             modes = Counter(reading.suits for _, reading in readings if reading.suits)
@@ -410,8 +452,9 @@ class Tracker:
             stock, removed = 50, ""
         else:
             downs, stock, removed = _start_counts(readings, chosen, shape, mode)
-        evidence = [[sum(view.columns[c].up[k] for view in chosen) for k in range(shape[c])] for c in range(10)]
-        cards = _assign(evidence, mode)
+        means = [[sum(view.columns[c].up[k] for view in chosen) / len(chosen) for k in range(shape[c])]
+                 for c in range(10)]
+        cards = _assign(means, mode)
         columns = tuple(Column((None,) * downs[c], tuple(cards[c])) for c in range(10))
         position = Position(columns, (None,) * stock, removed, mode)
         try:
@@ -421,15 +464,18 @@ class Tracker:
             return
         self.position = position
         self.game = Game(position, self.variant)
-        self._evidence = [[np.asarray(e, np.float64) for e in pile] for pile in evidence]
+        self._book = CardBook.for_position(position, self._allowed)
+        for column, pile in enumerate(means):
+            for slot, mean in enumerate(pile):
+                self._book.vote(self._book.id_at(column, slot), np.asarray(mean, np.float64))
         if self._writer is None and self.log_path is not None:
             self._writer = LogWriter.create(self.log_path, position, variant=self.variant, source=self.source,
                                             clock=lambda: self._t)
         period.resolved = True
-        period.evidence_from = len(period.readings)
-        for column, pile in enumerate(evidence):
-            for slot, ev in enumerate(pile):
-                self._flag_if_doubtful(column, len(columns[column].down) + slot, ev, cards[column][slot], flags)
+        period.gathered = len(period.readings)
+        for column, pile in enumerate(columns):
+            for slot, card in enumerate(pile.up):
+                self._flag_if_doubtful(column, slot, card, flags)
         logger.info("frame %d: start %s", self._frame, position.spn())
 
     def _resume(self, log: LogWriter) -> None:
@@ -440,88 +486,81 @@ class Tracker:
         self._allowed = allowed_classes(result.header.suits)
         self.position = result.position
         self.game = Game(result.position, self.variant)
-        self._evidence = [[np.zeros(52) for _ in pile.up] for pile in self.position.columns]
+        self._book = CardBook.for_position(self.position, self._allowed)
         self._seq = log.next_seq
-        self._writer = log
 
     # --- cards ---------------------------------------------------------------------------------
 
     def _read_new_cards(self, events: list[Event], flags: list[Flag],
-                        evidence: list[list[np.ndarray]] | None = None) -> None:
+                        override: dict[tuple[int, int], np.ndarray] | None = None) -> None:
         """Give every turned-over or dealt card (``??``) the identity its evidence favours.
 
-        ``evidence`` replaces the tracker's own for these cards (a card turned over in the
-        middle of a sequence of moves, read where it lies at the end of the sequence).
+        ``override`` gives the evidence of cards by (column, slot) instead (a card turned
+        over in the middle of a sequence of moves, read where it lies at its end).
         """
-        assert self.position is not None and self.game is not None
+        assert self.position is not None and self.game is not None and self._book is not None
         for _ in range(200):
             target = next(((c, pile.up.index(None)) for c, pile in enumerate(self.position.columns)
                            if None in pile.up), None)
             if target is None:
                 return
             column, slot = target
-            source = evidence if evidence is not None else self._evidence
-            ev = source[column][slot] if slot < len(source[column]) else np.zeros(52)
-            card = self._best_card(ev, None)
+            card_id = self._book.id_at(column, slot)
+            if override is not None and (column, slot) in override:
+                self._book.vote(card_id, override[(column, slot)])
+            card, _ = self._book.best(card_id, self.position, None)
+            if card is None:
+                logger.warning("no identity left for the card in column %s", column_letter(column))
+                return
             try:
                 step = reveal(self.position, column, card, self.variant)
             except (IllegalMoveError, PositionError) as error:
                 logger.warning("cannot read %s into column %s: %s", card, column_letter(column), error)
                 return
-            index = len(self.position.columns[column].down) + slot
             self.game.history.append(step)
-            self._evidence = _evidence_after(self._evidence, step)
+            self._book.follow(step)
             self.position = step.after
             events.append(self._emit(FlipEvent(self._seq, self._t, column, card)))
             for removed in step.removals:
                 events.append(self._emit(RemoveEvent(self._seq, self._t, removed.column, removed.suit)))
-            self._flag_if_doubtful(column, index, ev, card, flags)
+            if len(self.position.columns[column].up) > slot:
+                self._flag_if_doubtful(column, slot, card, flags)
 
     def _review_cards(self, events: list[Event], flags: list[Flag]) -> None:
-        """Correct a known card whose evidence now clearly favours another identity."""
-        assert self.position is not None
-        for column, pile in enumerate(self.position.columns):
-            for slot, card in enumerate(pile.up):
-                if card is None or slot >= len(self._evidence[column]):
+        """Correct a known card whose score (evidence and constraints) another identity now beats clearly."""
+        assert self.position is not None and self._book is not None
+        for column in range(10):
+            for slot in range(len(self.position.columns[column].up)):
+                pile = self.position.columns[column]
+                card = pile.up[slot]
+                if card is None:
                     continue
-                ev = self._evidence[column][slot]
-                best = self._best_card(ev, card)
-                if best == card:
+                card_id = self._book.id_at(column, slot)
+                best, lead = self._book.best(card_id, self.position, card)
+                if best is None or best == card or lead <= 0:
                     continue
-                margin = float(ev[class_index(best)] - ev[class_index(card)])
                 index = len(pile.down) + slot
-                if margin >= self.settings.correction_margin:
-                    event = self._write_correction(column, index, best)
-                    events.append(event)
+                if lead >= self.settings.correction_margin:
+                    events.append(self._write_correction(column, index, best))
                     flags.append(Flag("misread", f"column {column_letter(column)}: {card} was a misread; "
                                                  f"it is {best}", column, index, self._frame))
-                    pile = self.position.columns[column]
-                elif margin > 0 and (column, index, str(card)) not in self._flagged:
-                    self._flagged.add((column, index, str(card)))
+                elif (card_id, str(card)) not in self._flagged:
+                    self._flagged.add((card_id, str(card)))
                     flags.append(Flag("doubtful-card", f"column {column_letter(column)}: the camera now reads "
                                                        f"{best} where the game has {card}", column, index,
                                       self._frame))
 
-    def _best_card(self, ev: np.ndarray, current: Card | None) -> Card:
-        """The likeliest identity the suit mode still has a copy of (``current`` counts as free)."""
-        assert self.position is not None and self._allowed is not None
-        known = self.position.known_cards()
-        copies = self.position.mode.copies
-        order = np.argsort(-np.where(self._allowed, ev, -np.inf), kind="stable")
-        for k in order:
-            if not self._allowed[k]:
-                break
-            card = CLASSES[int(k)]
-            if card == current or known[card] < copies:
-                return card
-        return current if current is not None else CLASSES[int(order[0])]
-
-    def _flag_if_doubtful(self, column: int, index: int, ev: np.ndarray, card: Card | None,
-                          flags: list[Flag]) -> None:
+    def _flag_if_doubtful(self, column: int, slot: int, card: Card | None, flags: list[Flag]) -> None:
+        assert self.position is not None and self._book is not None
         if card is None:
             return
-        if float(ev[class_index(card)]) < self.settings.doubtful_below:
-            self._flagged.add((column, index, str(card)))
+        card_id = self._book.id_at(column, slot)
+        ev = self._book.evidence_of(card_id)
+        others = np.where(self._book.allowed, ev, -np.inf)
+        others[class_index(card)] = -np.inf
+        if float(ev[class_index(card)] - others.max()) < self.settings.doubtful_below:
+            self._flagged.add((card_id, str(card)))
+            index = len(self.position.columns[column].down) + slot
             flags.append(Flag("doubtful-card", f"column {column_letter(column)}: {card} was not read clearly",
                               column, index, self._frame))
 
@@ -535,6 +574,7 @@ class Tracker:
         after = before.with_columns({column: Column(changed[: len(pile.down)], changed[len(pile.down):])})
         self.position = after
         self.game.history.append(Step(before, Flip(column, card), after))
+        logger.info("frame %d: correction %s[%d] %s -> %s", self._frame, column_letter(column), index, was, card)
         event = CorrectionEvent(self._seq, self._t, column, index, was, card, after.spn())
         self._emit(event)
         return event
@@ -554,37 +594,17 @@ def _header_source(name: str) -> str:
     return "camera" if name.startswith("camera") else "video"
 
 
-def _evidence_of(position: Position, views: list[TableView]) -> list[list[np.ndarray]]:
-    """Per face-up card of ``position``, the summed evidence of the observations aligned with it."""
-    found = [[np.zeros(52) for _ in pile.up] for pile in position.columns]
+def _evidence_of(position: Position, views: list[TableView]) -> dict[tuple[int, int], np.ndarray]:
+    """Per face-up card of ``position`` (column, slot), the mean evidence of the observations aligned with it."""
+    sums: dict[tuple[int, int], np.ndarray] = {}
+    counts: Counter[tuple[int, int]] = Counter()
     for column, alignments in enumerate(Scorer(views).alignments(position)):
         for view, alignment in zip(views, alignments):
             up = view.columns[column].up
             for slot, observed in alignment.matches:
-                found[column][slot] = found[column][slot] + up[observed]
-    return found
-
-
-def _evidence_after(evidence: list[list[np.ndarray]], step: Step) -> list[list[np.ndarray]]:
-    """The evidence piles moved along with the cards of ``step``."""
-    piles = [list(pile) for pile in evidence]
-    move = step.move
-    if isinstance(move, TableauMove):
-        group = piles[move.source][len(piles[move.source]) - move.count:]
-        piles[move.source] = piles[move.source][: len(piles[move.source]) - move.count]
-        piles[move.target] = piles[move.target] + group
-    elif isinstance(move, Deal):
-        dealt = len(step.before.stock) - len(step.after.stock)
-        for column in range(min(dealt, 10)):
-            piles[column].append(np.zeros(52))
-    for removed in step.removals:
-        piles[removed.column] = piles[removed.column][:-13]
-    for flip in step.flips:
-        piles[flip.column].append(np.zeros(52))
-    for column, pile in enumerate(step.after.columns):
-        if len(piles[column]) != len(pile.up):
-            piles[column] = [np.zeros(52) for _ in pile.up]
-    return piles
+                sums[(column, slot)] = sums.get((column, slot), 0.0) + up[observed]
+                counts[(column, slot)] += 1
+    return {key: total / counts[key] for key, total in sums.items()}
 
 
 def _assign(evidence: list[list[np.ndarray]], mode: SuitMode) -> list[list[Card]]:
