@@ -129,7 +129,8 @@ def test_undo_takes_back_the_last_move(window, qtbot, clip) -> None:
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: any(getattr(e.event, "undo", None) is not None
                                 for e in read_log(window.log_path).events), timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: not window.banner.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.banner.warning is None or window.banner.warning.key != "illegal-move",
+                    timeout=WAIT_MS)
     note = next(e.event for e in read_log(window.log_path).events if getattr(e.event, "undo", None) is not None)
     assert str(note.undo) == illegal["move"]
     qtbot.waitUntil(lambda: window.position is not None and window.position.spn() == note.after, timeout=WAIT_MS)
