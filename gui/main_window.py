@@ -54,6 +54,8 @@ logger = logging.getLogger(__name__)
 
 TRANSIENT = ("doubtful-card", "misread", "ambiguous", "camera", "view", "reading")
 REPLAY_INTERVAL_MS = 700
+PLAY = "Play"
+PAUSE = "Pause"
 
 
 class MainWindow(QMainWindow):
@@ -134,6 +136,9 @@ class MainWindow(QMainWindow):
         self.banner.dismissed.connect(lambda: self.statusBar().showMessage("Warning dismissed", 3000))
         self._build_menus()
         self.set_board_below(settings.board_below)
+        # the board takes the first focus, so the moves list does not select its first move by itself
+        self.board_view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.board_view.setFocus()
 
         self.loader = ModelLoader(settings.calibration, loader)
         self.loader.progress.connect(self._load_progress)
@@ -179,11 +184,11 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(0, 0, 0, 0)
         self.replay_buttons: dict[str, QPushButton] = {}
         for key, text, name, slot in (
-            ("first", "\u23ee", "First event", lambda: self.replay_go(0)),
-            ("back", "\u25c0", "Step back", lambda: self.replay_step(-1)),
-            ("play", "\u25b6", "Play or pause the replay", self.toggle_replay_play),
-            ("forward", "\u25b6\u258f", "Step forward", lambda: self.replay_step(1)),
-            ("last", "\u23ed", "Last event", lambda: self.replay_go(10**9)),
+            ("first", "|\u25c0", "First event (Home)", lambda: self.replay_go(0)),
+            ("back", "\u25c0", "Step back (Left)", lambda: self.replay_step(-1)),
+            ("play", PLAY, "Play or pause the replay (P)", self.toggle_replay_play),
+            ("forward", "\u25b6", "Step forward (Right)", lambda: self.replay_step(1)),
+            ("last", "\u25b6|", "Last event (End)", lambda: self.replay_go(10**9)),
         ):
             button = QPushButton(text)
             button.setAccessibleName(name)
@@ -704,7 +709,7 @@ class MainWindow(QMainWindow):
             self.banner.show_warning(warning_for(kind, entry.flag), force=True)
         if step >= model.length:
             self.replay_timer.stop()
-            self.replay_buttons["play"].setText("\u25b6")
+            self.replay_buttons["play"].setText(PLAY)
 
     def replay_step(self, delta: int) -> None:
         if self.replay is not None and self.mode == "replay":
@@ -715,12 +720,12 @@ class MainWindow(QMainWindow):
             return
         if self.replay_timer.isActive():
             self.replay_timer.stop()
-            self.replay_buttons["play"].setText("\u25b6")
+            self.replay_buttons["play"].setText(PLAY)
         else:
             if self.replay.step >= self.replay.length:
                 self.replay_go(0)
             self.replay_timer.start()
-            self.replay_buttons["play"].setText("\u23f8")
+            self.replay_buttons["play"].setText(PAUSE)
 
     def _replay_tick(self) -> None:
         self.replay_step(1)
@@ -728,6 +733,7 @@ class MainWindow(QMainWindow):
     def _enter_mode(self, mode: str) -> None:
         self.mode = mode
         self.live_bar.setVisible(mode != "replay")
+        self.live_view.setVisible(mode != "replay")
         self.replay_bar.setVisible(mode == "replay")
         self.pause_button.setEnabled(mode == "live")
         self.undo_button.setEnabled(mode == "live")

@@ -96,11 +96,11 @@ class SidePanel(QWidget):
             item = QListWidgetItem(_describe(move))
             item.setData(Qt.ItemDataRole.UserRole, move)
             self.moves_list.addItem(item)
-        self.moves_list.blockSignals(False)
         texts = [str(m) for m in moves]
-        if current is not None and str(current) in texts:
-            self.moves_list.setCurrentRow(texts.index(str(current)))
-        elif current is not None:
+        kept = current is not None and str(current) in texts
+        self.moves_list.setCurrentRow(texts.index(str(current)) if kept else -1)
+        self.moves_list.blockSignals(False)
+        if current is not None and not kept:
             self.moveSelected.emit(None)
         self.moves_title.setText(f"Legal moves ({len(moves)})")
 
