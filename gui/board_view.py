@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from spider_vision.engine import Card, Deal, Move, Position, SuitMode, TableauMove
 
 from gui.style import (
-    CARD_BACK, CARD_FACE, COLUMN_LETTERS, FELT, HINT, SELECTED, SUIT_SYMBOLS, big_font, card_label, suit_colour,
+    CARD_BACK, CARD_FACE, COLUMN_LETTERS, DOUBT, FELT, HINT, SELECTED, SUIT_SYMBOLS, big_font, card_label, suit_colour,
 )
 
 __all__ = ["BoardView", "CardSpot", "draw_arrow"]
@@ -80,6 +80,7 @@ class BoardView(QWidget):
         self.hint: Move | None = None
         self.message = "Waiting for the first clear view of the table"
         self.spots: list[CardSpot] = []
+        self.marked: dict[tuple[int, int], Card | None] = {}
         self._slots: list[QRectF] = []
         self._stock_rect = QRectF()
 
@@ -89,6 +90,7 @@ class BoardView(QWidget):
         self.position = position
         self.moves = moves
         self.score = score
+        self.marked = {key: card for key, card in self.marked.items() if self._card(*key) == card}
         self._layout()
         self.update()
 
@@ -103,6 +105,21 @@ class BoardView(QWidget):
     def set_message(self, text: str) -> None:
         self.message = text
         self.update()
+
+    def mark(self, column: int, index: int) -> None:
+        """Outline a doubtful card (until it is corrected or another card lies there)."""
+        self.marked[(column, index)] = self._card(column, index)
+        self.update()
+
+    def unmark(self, column: int, index: int) -> None:
+        self.marked.pop((column, index), None)
+        self.update()
+
+    def _card(self, column: int, index: int) -> Card | None:
+        if self.position is None:
+            return None
+        pile = self.position.columns[column].cards()
+        return pile[index] if 0 <= index < len(pile) else None
 
     def column_cards(self, column: int) -> list[CardSpot]:
         return [spot for spot in self.spots if spot.column == column]
@@ -195,6 +212,11 @@ class BoardView(QWidget):
             for spot in spots:
                 if spot.face_up:
                     self._draw_card(painter, spot, four)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(DOUBT, max(3.0, self.width() / 250), Qt.PenStyle.DashLine))
+        for spot in self.spots:
+            if (spot.column, spot.index) in self.marked:
+                painter.drawRoundedRect(spot.hit.adjusted(-2, -2, 2, 2), 6, 6)
         if self.selected is not None:
             self._draw_move(painter, self.selected, SELECTED, arrow=False)
         if self.hint is not None:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from spider_vision.engine import Card, Move, NotationError, Position, PositionError, parse_cards
-from spider_vision.gamelog import Event, LogFormatError, MoveEvent, describe, read_log, replay
+from spider_vision.gamelog import CorrectionEvent, Event, LogFormatError, MoveEvent, describe, read_log, replay
 from spider_vision.hint import Hint
 from spider_vision.vision import Models, TableReading, VisionError, calibrate, load_image, read_table
 
@@ -52,6 +52,7 @@ __all__ = ["MainWindow"]
 
 logger = logging.getLogger(__name__)
 
+DOUBTFUL = ("doubtful-card", "misread")
 TRANSIENT = ("doubtful-card", "misread", "ambiguous", "camera", "view", "reading")
 REPLAY_INTERVAL_MS = 700
 PLAY = "Play"
@@ -377,6 +378,7 @@ class MainWindow(QMainWindow):
         name = f"camera {spec}" if kind == "camera" else Path(str(spec)).name
         self.source_label_text = name
         self.source_label.setText(f"Source: {name}")
+        self.setWindowTitle(f"Spider Vision \u2014 {name}")
         self.live_view.set_message(f"Opening {name}...")
         self.board_view.set_message("Waiting for the first clear view of the table")
         self.pause_button.setText("Pause")
@@ -504,6 +506,8 @@ class MainWindow(QMainWindow):
 
     def _snapshot(self, snapshot: LiveSnapshot) -> None:
         update = snapshot.update
+        if self.worker is not None:
+            self.worker.delivered()
         self.frames_shown += 1
         self.live_view.set_state(update.state)
         self.live_view.set_frame(snapshot.image, update.reading)
@@ -518,6 +522,8 @@ class MainWindow(QMainWindow):
         for flag in update.flags:
             self.banner.show_warning(warning_for(flag.kind, flag.message, flag.column, flag.index))
             flagged = True
+            if flag.kind in DOUBTFUL and flag.column is not None and flag.index is not None:
+                self.board_view.mark(flag.column, flag.index)
         if update.position is not None:
             self._show_position(update.position, snapshot.moves, snapshot.score)
         if update.state == "stable" and update.reading is not None and not flagged:
@@ -618,7 +624,9 @@ class MainWindow(QMainWindow):
     def _corrected(self, event: Event, position: Position | None) -> None:
         self.side.add_event(f"{event.seq:>3}  {describe(event)}")
         self.statusBar().showMessage(f"Corrected: {describe(event)}", 6000)
-        self.banner.clear(("doubtful-card", "misread"))
+        self.banner.clear(DOUBTFUL)
+        if isinstance(event, CorrectionEvent):
+            self.board_view.unmark(event.column, event.index)
         if position is not None:
             self._show_position(position, self.board_view.moves, self.board_view.score)
 

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QFont
 from spider_vision.engine import Card
 
 __all__ = [
-    "FELT", "SUIT_SYMBOLS", "CARD_FACE", "CARD_BACK", "HINT", "SELECTED", "SEVERITY_COLOURS",
+    "FELT", "SUIT_SYMBOLS", "CARD_FACE", "CARD_BACK", "HINT", "SELECTED", "DOUBT", "SEVERITY_COLOURS",
     "card_label", "confidence_colour", "suit_colour", "big_font", "COLUMN_LETTERS",
 ]
 
@@ -17,6 +17,7 @@ CARD_FACE = QColor("#fbfbf6")
 CARD_BACK = QColor("#2f4f9e")
 HINT = QColor("#22e36b")
 SELECTED = QColor("#ffc21a")
+DOUBT = QColor("#ff7a00")
 SEVERITY_COLOURS = {"info": QColor("#1f5fa8"), "caution": QColor("#b26a00"), "error": QColor("#b3261e")}
 SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 RANK_TEXT = {1: "A", 10: "10", 11: "J", 12: "Q", 13: "K"}

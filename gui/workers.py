@@ -29,6 +29,9 @@ __all__ = ["HintWorker", "LiveSnapshot", "LoadedModels", "ModelLoader", "TaskWor
 
 logger = logging.getLogger(__name__)
 
+MAX_IN_FLIGHT = 3
+"""Snapshots sent but not yet drawn before the worker drops pictures that bring nothing else."""
+
 
 @dataclass(frozen=True)
 class LoadedModels:
@@ -107,6 +110,8 @@ class TrackingWorker(QThread):
         self.source_name = str(spec)
         self.frames = 0
         self.tracker: Tracker | None = None
+        self._lock = threading.Lock()
+        self._in_flight = 0
 
     # --- called from the UI thread ----------------------------------------------------
 
@@ -121,6 +126,11 @@ class TrackingWorker(QThread):
     @property
     def paused(self) -> bool:
         return self._paused.is_set()
+
+    def delivered(self) -> None:
+        """The window has drawn one snapshot (it may be sent more)."""
+        with self._lock:
+            self._in_flight = max(0, self._in_flight - 1)
 
     def correct(self, column: int, index: int, card: Card) -> None:
         self._commands.put(("correct", (column, index, card)))
@@ -173,7 +183,12 @@ class TrackingWorker(QThread):
                     continue
                 update = tracker.feed(frame)
                 self.frames += 1
+                news = bool(update.events or update.flags or update.reading is not None)
+                if not news and self._in_flight >= MAX_IN_FLIGHT:
+                    continue  # the window is behind: drop a picture that changes nothing else
                 game = tracker.game
+                with self._lock:
+                    self._in_flight += 1
                 self.snapshot.emit(LiveSnapshot(update, image_from_bgr(frame.image),
                                                 game.moves_made if game is not None else None,
                                                 game.score if game is not None else None))

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from spider_vision.cli.common import EXIT_FAILED, CommandError
+from spider_vision.cli.common import EXIT_FAILED, CommandError, whole_number_arg
 
 __all__ = ["display_problem", "open_window", "register", "run"]
 
@@ -61,7 +61,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help="play videos X times their speed (0: as fast as they can be read)")
     parser.add_argument("--grab", type=Path, metavar="PNG",
                         help="save a picture of the window after --frames frames, then quit")
-    parser.add_argument("--frames", type=int, default=120, metavar="N", help="frames before --grab (default 120)")
+    parser.add_argument("--frames", type=whole_number_arg(1, "frames"), default=120, metavar="N",
+                        help="frames before --grab (default 120)")
     parser.set_defaults(run=run)
 
 

@@ -65,6 +65,25 @@ def test_board_draws_the_hint_and_the_selection(qtbot) -> None:
     assert board.grab().toImage() != plain.grab().toImage()
 
 
+def test_a_doubtful_card_stays_outlined_until_another_card_lies_there(qtbot) -> None:
+    board = BoardView()
+    qtbot.addWidget(board)
+    board.resize(900, 600)
+    position = deal_position(4, 2).observed()
+    board.set_position(position)
+    top = board.column_cards(0)[-1]
+    board.mark(0, top.index)
+    plain = board.grab().toImage()
+    board.set_position(position)
+    assert (0, top.index) in board.marked
+    other = next(c for c in position.mode.deck() if c != top.card)
+    changed = position.with_columns({0: type(position.columns[0])(position.columns[0].down, (other,))})
+    board.set_position(changed)
+    assert board.marked == {}
+    board.set_position(position)
+    assert board.grab().toImage() != plain
+
+
 @pytest.mark.parametrize("kind, words", [
     ("illegal-move", "Put the cards back"),
     ("blocked-deal", "Fill every empty column"),
