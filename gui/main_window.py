@@ -53,7 +53,8 @@ __all__ = ["MainWindow"]
 logger = logging.getLogger(__name__)
 
 DOUBTFUL = ("doubtful-card", "misread")
-TRANSIENT = ("doubtful-card", "misread", "ambiguous", "camera", "view", "reading")
+TRANSIENT = ("camera", "view", "reading")
+"""Banners about the picture itself: a clear stable reading takes them away."""
 REPLAY_INTERVAL_MS = 700
 PLAY = "Play"
 PAUSE = "Pause"
@@ -90,19 +91,19 @@ class MainWindow(QMainWindow):
         self.side = SidePanel()
         self.side.setMinimumWidth(300)
         self.side.setMaximumWidth(420)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.setAccessibleName("Views")
-        splitter.addWidget(self.side)
-        self.splitter = splitter
         self.views = QSplitter(Qt.Orientation.Horizontal)
         self.views.setAccessibleName("Picture and board")
         self.views.addWidget(self.live_view)
         self.views.addWidget(self.board_view)
         self.views.setStretchFactor(0, 4)
         self.views.setStretchFactor(1, 6)
-        splitter.insertWidget(0, self.views)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.setAccessibleName("Views and moves")
+        splitter.addWidget(self.views)
+        splitter.addWidget(self.side)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 0)
+        self.splitter = splitter
 
         self.live_bar = self._build_live_bar()
         self.replay_bar = self._build_replay_bar()
@@ -399,6 +400,7 @@ class MainWindow(QMainWindow):
         self.board_view.set_hint(None)
         self.live_view.clear_reading()
         self.live_view.set_frame(None, None)
+        self.board_view.marked.clear()
         self.board_view.set_position(None)
 
     def _source_failed(self, message: str, fallback: bool) -> None:
@@ -518,14 +520,16 @@ class MainWindow(QMainWindow):
             self.side.add_event(f"{event.seq:>3}  {describe(event)}")
             if isinstance(event, MoveEvent) and event.legal:
                 self.banner.clear(("illegal-move", "blocked-deal", "ambiguous"))
+        if update.position is not None:
+            self._show_position(update.position, snapshot.moves, snapshot.score)
+        if not self.board_view.marked:
+            self.banner.clear(DOUBTFUL)  # the doubtful card was read again, corrected or moved
         flagged = False
         for flag in update.flags:
             self.banner.show_warning(warning_for(flag.kind, flag.message, flag.column, flag.index))
             flagged = True
             if flag.kind in DOUBTFUL and flag.column is not None and flag.index is not None:
                 self.board_view.mark(flag.column, flag.index)
-        if update.position is not None:
-            self._show_position(update.position, snapshot.moves, snapshot.score)
         if update.state == "stable" and update.reading is not None and not flagged:
             self.banner.clear(TRANSIENT)
             for text in update.reading.warnings:

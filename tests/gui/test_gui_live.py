@@ -183,3 +183,32 @@ def test_a_folder_of_pictures_is_followed(window, qtbot, tmp_path) -> None:
                     timeout=WAIT_MS)
     moves = [e.event for e in read_log(window.log_path).events if isinstance(e.event, MoveEvent)]
     assert [str(m.move) for m in moves] == [illegal["move"]]
+
+
+def test_a_doubtful_card_keeps_its_banner_and_outline_until_it_is_settled(window) -> None:
+    import numpy as np
+
+    from spider_vision.engine import deal_position
+    from spider_vision.tracking import Flag, Frame, TrackUpdate
+
+    from gui.live_view import image_from_bgr
+    from gui.workers import LiveSnapshot
+
+    position = deal_position(6, 2).observed()
+    image = np.full((270, 480, 3), 90, np.uint8)
+    index = len(position.columns[2].cards()) - 1
+
+    def feed(number: int, flags: tuple = (), where=position) -> None:
+        update = TrackUpdate(Frame(number, number / 8, image), "stable", None, where, (), flags)
+        window._snapshot(LiveSnapshot(update, image_from_bgr(image), 0, 500))
+
+    feed(0)
+    feed(1, (Flag("doubtful-card", "the card at c could be 7h or 7s", 2, index, 1),))
+    assert window.banner.warning.key == "doubtful-card" and (2, index) in window.board_view.marked
+    assert "7h or 7s" in window.banner.label.text() and "Click it" in window.banner.label.text()
+    feed(2)
+    assert window.banner.warning.key == "doubtful-card", "the banner stays while the card is in doubt"
+    other = next(c for c in position.mode.deck() if c != position.columns[2].up[-1])
+    changed = position.with_columns({2: type(position.columns[2])(position.columns[2].down, (other,))})
+    feed(3, where=changed)
+    assert window.banner.warning is None and window.board_view.marked == {}

@@ -118,3 +118,16 @@ def test_every_action_has_a_shortcut_and_every_control_a_name(window) -> None:
         if widget.metaObject().className() in ("QPushButton", "QListWidget", "QSlider", "QProgressBar") or \
                 widget in (window.board_view, window.live_view, window.banner):
             assert widget.accessibleName(), widget
+
+
+@pytest.mark.parametrize("text, key, words", [
+    ("the 7 pile(s) found do not form the ten columns of a Spider tableau (partial view or another layout); "
+     "position withheld", "view", "all ten columns"),
+    ("the picture is too dark to read (mean brightness 12 of 255)", "camera", "Improve the light"),
+    ("suit mode 2 inferred from the suits seen; pass --suits to fix it", "reading", "Suit mode"),
+])
+def test_reading_warnings_in_a_players_words(text, key, words) -> None:
+    from gui.messages import reading_warning
+
+    warning = reading_warning(text)
+    assert warning.key == key and words in warning.text and "--suits" not in warning.text
