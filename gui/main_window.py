@@ -707,7 +707,10 @@ class MainWindow(QMainWindow):
         if self.mode != "replay" or self.replay is None:
             return
         model = self.replay
+        before = model.step
         step = model.go(step)
+        if step < before:
+            self.hints.new_game()  # a session avoids positions it has seen; going back is not going round
         with QSignalBlocker(self.slider):
             self.slider.setValue(step)
         self.replay_label.setText(f"event {step} / {model.length}")

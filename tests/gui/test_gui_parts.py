@@ -131,3 +131,20 @@ def test_reading_warnings_in_a_players_words(text, key, words) -> None:
 
     warning = reading_warning(text)
     assert warning.key == key and words in warning.text and "--suits" not in warning.text
+
+
+def test_missing_models_are_a_banner_not_a_crash(qtbot, settings) -> None:
+    from spider_vision.vision import ModelMissingError
+
+    from gui.main_window import MainWindow
+
+    def missing():
+        raise ModelMissingError("models/detector.onnx is missing")
+
+    main = MainWindow(settings, loader=missing)
+    qtbot.addWidget(main)
+    main.start("sample_images/game.mp4")
+    qtbot.waitUntil(lambda: main.banner.warning is not None, timeout=10_000)
+    assert "cannot start" in main.banner.label.text() and "detector.onnx" in main.banner.label.text()
+    assert main.worker is None
+    main.shutdown()
