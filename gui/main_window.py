@@ -475,7 +475,9 @@ class MainWindow(QMainWindow):
             return image_from_bgr(image), read_table(image, loaded.models, suits=suits,
                                                      calibration=loaded.calibration)
 
-        self._run_task(read, self._picture_read, (VisionError, OSError))
+        self._run_task(read, self._picture_read, (VisionError, OSError),
+                       lambda text: Warning("picture", "error", "This picture cannot be read", text,
+                                            "Try a sharper, brighter picture of the whole table."))
 
     def _picture_read(self, result: tuple[object, TableReading]) -> None:
         image, reading = result
@@ -493,10 +495,10 @@ class MainWindow(QMainWindow):
         self.state_label.setText(f"Read in {reading.milliseconds:.0f} ms")
 
     def _run_task(self, function: Callable[[], object], done: Callable[[object], None],
-                  errors: tuple[type[BaseException], ...]) -> None:
+                  errors: tuple[type[BaseException], ...], failure: Callable[[str], Warning]) -> None:
         task = TaskWorker(function, errors)
         task.done.connect(done)
-        task.failed.connect(lambda text: self.banner.show_warning(warning_for("camera", text), force=True))
+        task.failed.connect(lambda text: self.banner.show_warning(failure(text), force=True))
         task.finished.connect(lambda: self._tasks.remove(task) if task in self._tasks else None)
         self._tasks.append(task)
         self.progress.setRange(0, 0)
@@ -845,7 +847,10 @@ class MainWindow(QMainWindow):
             calibration.save(target)
             return target
 
-        self._run_task(work, self._calibrated, (VisionError, OSError, ValueError))
+        self._run_task(work, self._calibrated, (VisionError, OSError, ValueError),
+                       lambda text: Warning("calibration", "error", "The deck was not calibrated", text,
+                                            "Lay the cards out face up and name each one, left to right and "
+                                            "each column top to bottom."))
 
     def _calibrated(self, path: object) -> None:
         from spider_vision.vision import Calibration

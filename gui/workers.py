@@ -7,6 +7,7 @@ corrections, undo and pause reach it as commands between two frames.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import queue
 import threading
@@ -143,10 +144,10 @@ class TrackingWorker(QThread):
     def _make_tracker(self) -> Tracker:
         options: dict[str, Any] = {"suits": self._suits, "log_path": self._log_path, "source_name": self._kind}
         if self._loaded.calibration is not None:
-            try:
-                return Tracker(self._loaded.models, calibration=self._loaded.calibration, **options)
-            except TypeError:  # a tracker without calibration support
-                logger.info("the tracker takes no deck calibration; reading without it")
+            if "calibration" in inspect.signature(Tracker).parameters:
+                options["calibration"] = self._loaded.calibration
+            else:
+                logger.info("the tracker takes no deck calibration yet; it reads without it")
         return Tracker(self._loaded.models, **options)
 
     def run(self) -> None:

@@ -148,3 +148,23 @@ def test_missing_models_are_a_banner_not_a_crash(qtbot, settings) -> None:
     assert "cannot start" in main.banner.label.text() and "detector.onnx" in main.banner.label.text()
     assert main.worker is None
     main.shutdown()
+
+
+def test_deck_calibration_is_saved_in_the_config_folder_and_used(window, qtbot, settings) -> None:
+    from spider_vision.engine import card_text
+    from spider_vision.vision import Models, load_image, read_table
+
+    picture = "sample_images/start-4suit-kennard.jpg"
+    reading = read_table(load_image(picture), Models.load(), suits=4)
+    names = " ".join(card_text(c.card) if c.card is not None else "As" for c in reading.cards if c.face_up)
+    window.start(picture)
+    qtbot.waitUntil(lambda: window.loaded is not None and window.reading is not None, timeout=20_000)
+    window.calibrate_from(picture, "As 2s")
+    qtbot.waitUntil(lambda: window.banner.warning is not None, timeout=20_000)
+    assert window.banner.warning.key == "calibration" and settings.calibration == ""
+    window.calibrate_from(picture, names)
+    qtbot.waitUntil(lambda: settings.calibration != "", timeout=20_000)
+    assert settings.calibration == str(settings.config_folder / "deck.npz")
+    assert (settings.config_folder / "deck.npz").is_file() and window.loaded.calibration is not None
+    window.actions_by_name["Forget deck calibration"].trigger()
+    assert settings.calibration == "" and window.loaded.calibration is None

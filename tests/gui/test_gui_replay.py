@@ -52,12 +52,14 @@ def test_replay_shows_the_score_and_the_rule_breaks(window, qtbot) -> None:
 
 def test_replay_plays_by_itself(window, qtbot) -> None:
     window.open_log(sample_path())
+    window.replay_timer.setInterval(50)
     qtbot.keyClick(window, Qt.Key.Key_P)
+    assert window.replay_buttons["play"].text() == "Pause"
     qtbot.waitUntil(lambda: window.replay.step >= 2, timeout=WAIT_MS)
     qtbot.keyClick(window, Qt.Key.Key_P)
     step = window.replay.step
-    qtbot.wait(900)
-    assert window.replay.step == step
+    qtbot.wait(200)
+    assert window.replay.step == step and window.replay_buttons["play"].text() == "Play"
 
 
 def test_hint_is_computed_in_the_background_and_drawn(window, qtbot) -> None:
