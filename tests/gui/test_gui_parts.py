@@ -160,8 +160,9 @@ def test_deck_calibration_is_saved_in_the_config_folder_and_used(window, qtbot, 
     window.start(picture)
     qtbot.waitUntil(lambda: window.loaded is not None and window.reading is not None, timeout=20_000)
     window.calibrate_from(picture, "As 2s")
-    qtbot.waitUntil(lambda: window.banner.warning is not None, timeout=20_000)
-    assert window.banner.warning.key == "calibration" and settings.calibration == ""
+    qtbot.waitUntil(lambda: window.banner.warning is not None and window.banner.warning.key == "calibration",
+                    timeout=20_000)
+    assert "not calibrated" in window.banner.label.text() and settings.calibration == ""
     window.calibrate_from(picture, names)
     qtbot.waitUntil(lambda: settings.calibration != "", timeout=20_000)
     assert settings.calibration == str(settings.config_folder / "deck.npz")
