@@ -58,8 +58,10 @@ def _grab_after(window: MainWindow, app: QApplication, path: Path, frames: int) 
     waited = [0]
 
     def check() -> None:
+        if window.loaded is None or window.busy:
+            return
         ended = window.mode != "live" or window.state_label.text() == "Ended"
-        if window.frames_shown < frames and not (ended and window.loaded is not None):
+        if window.frames_shown < frames and not ended:
             return
         if window.worker is not None and not window.worker.paused:
             window.toggle_pause()

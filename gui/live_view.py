@@ -100,11 +100,12 @@ class LiveView(QWidget):
         self.update()
 
     def _follow_cards(self) -> None:
-        """Move the zoomed part smoothly towards the cards' bounding box (with a margin)."""
-        if not self.overlay:
+        """Move the zoomed part smoothly towards the columns' bounding box (with a margin)."""
+        cards = [card for card in self.overlay if card.column is not None] or self.overlay
+        if not cards:
             return
-        box = self.overlay[0].polygon.boundingRect()
-        for card in self.overlay[1:]:
+        box = cards[0].polygon.boundingRect()
+        for card in cards[1:]:
             box = box.united(card.polygon.boundingRect())
         margin = max(box.width(), box.height()) * 0.08
         box = box.adjusted(-margin, -margin, margin, margin)
@@ -231,11 +232,11 @@ class LiveView(QWidget):
                 self._draw_move(painter, move, colour, arrow)
 
     def _label_size(self, scale: float) -> float:
-        """Label height in widget pixels: about half a card's width, at least 12 px."""
+        """Label height in widget pixels: about 0.4 of a card's width, at least 12 px."""
         widths = [float(np.linalg.norm(c.quad[1] - c.quad[0])) for c in (self.reading.cards if self.reading else ())
                   if c.face_up]
         card = float(np.median(widths)) * scale if widths else 40.0
-        return max(12.0, min(card * 0.5, 48.0))
+        return max(12.0, min(card * 0.42, 44.0))
 
     def column_tops(self) -> dict[int, QPointF]:
         """For each column seen, a point just above its first card (picture pixels)."""

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from spider_vision.engine import Card, Move, NotationError, Position, PositionError, parse_cards
+from spider_vision.engine import Card, Column, Move, NotationError, Position, PositionError, parse_cards
 from spider_vision.gamelog import CorrectionEvent, Event, LogFormatError, MoveEvent, describe, read_log, replay
 from spider_vision.hint import Hint
 from spider_vision.vision import Models, TableReading, VisionError, calibrate, load_image, read_table
@@ -45,7 +45,7 @@ from gui.replay_model import ReplayModel, move_list_text
 from gui.settings import HINT_TIMES, Settings
 from gui.side_panel import SidePanel, moves_of
 from gui.sources import VIDEO_SUFFIXES, camera_names, cameras_present, sample_video, source_kind
-from gui.style import COLUMN_LETTERS, big_font
+from gui.style import COLUMN_LETTERS, big_font, card_label
 from gui.workers import HintWorker, LiveSnapshot, LoadedModels, ModelLoader, TaskWorker, TrackingWorker
 
 __all__ = ["MainWindow"]
@@ -464,6 +464,7 @@ class MainWindow(QMainWindow):
         self.source_label_text = Path(path).name
         self.source_label.setText(f"Picture: {Path(path).name}")
         self.live_view.set_message(f"Reading {Path(path).name}...")
+        self.board_view.set_message("Reading the picture...")
         if self.loaded is None:
             self.pending = (path, "images", False)
             return
@@ -490,9 +491,16 @@ class MainWindow(QMainWindow):
             except (NotationError, PositionError):
                 position = None
         self._show_position(position, None, None)
+        if position is None:
+            self.board_view.set_message("No whole Spider position in this picture (the banner says why)")
         for text in reading.warnings:
             self.banner.show_warning(reading_warning(text))
         self.state_label.setText(f"Read in {reading.milliseconds:.0f} ms")
+
+    @property
+    def busy(self) -> bool:
+        """A picture is being read or a deck calibrated."""
+        return bool(self._tasks)
 
     def _run_task(self, function: Callable[[], object], done: Callable[[object], None],
                   errors: tuple[type[BaseException], ...], failure: Callable[[str], Warning]) -> None:
@@ -536,7 +544,7 @@ class MainWindow(QMainWindow):
             self.banner.clear(TRANSIENT)
             for text in update.reading.warnings:
                 warning = reading_warning(text)
-                if warning.severity != "info":
+                if warning.key in ("view", "camera"):  # the tracker flags doubtful cards itself
                     self.banner.show_warning(warning)
 
     def _show_position(self, position: Position | None, moves: int | None, score: int | None) -> None:
@@ -600,9 +608,9 @@ class MainWindow(QMainWindow):
         return None
 
     def ask_correction(self, column: int, index: int) -> None:
-        """A card was clicked: ask what it really is and send the correction to the tracker."""
-        if self.mode != "live" or self.worker is None:
-            self.statusBar().showMessage("Cards are corrected while a camera, video or folder is followed", 5000)
+        """A card was clicked: ask what it really is; the tracker logs it (a single picture is fixed in place)."""
+        if not (self.mode == "live" and self.worker is not None) and not (self.mode == "still" and self.position):
+            self.statusBar().showMessage("Cards are corrected on a table being read, not in a replay", 5000)
             return
         if self.position is not None and index < len(self.position.columns[column].down):
             self.statusBar().showMessage("That card is face down; only face-up cards can be corrected", 5000)
@@ -614,8 +622,26 @@ class MainWindow(QMainWindow):
             self.correct(column, index, card)
 
     def correct(self, column: int, index: int, card: Card) -> None:
-        if self.worker is not None:
+        if self.mode == "still" and self.position is not None:
+            self._correct_picture(column, index, card)
+        elif self.worker is not None:
             self.worker.correct(column, index, card)
+
+    def _correct_picture(self, column: int, index: int, card: Card) -> None:
+        """A single picture has no game log: the card is fixed in the position shown."""
+        assert self.position is not None
+        pile = self.position.columns[column]
+        cards = list(pile.cards())
+        if not len(pile.down) <= index < len(cards):
+            return
+        was = cards[index]
+        cards[index] = card
+        fixed = self.position.with_columns({column: Column(pile.down, tuple(cards[len(pile.down):]))})
+        self._show_position(fixed, None, None)
+        self.statusBar().showMessage(f"Corrected {COLUMN_LETTERS[column]}: {card_label(was)} is {card_label(card)} "
+                                     "(a single picture keeps no game log)", 6000)
+        if not any(None in c.up for c in fixed.columns):
+            self.banner.clear(("unread",))
 
     def correct_top_card(self) -> None:
         if self.position is None:

@@ -65,6 +65,9 @@ def reading_warning(text: str) -> Warning:
     if "too dark" in lowered or "too bright" in lowered or "blurred" in lowered or "too small" in lowered:
         return Warning("camera", "error", "The picture cannot be read", text.rstrip("."),
                        "Improve the light or the focus, or move the camera closer.")
+    if "could not be read with confidence" in lowered:
+        return Warning("unread", "caution", "Some cards are hard to read", text.rstrip("."),
+                       "Click a card shown as ? to say what it is.")
     if "suit mode" in lowered and "inferred" in lowered:
         return Warning("reading", "info", "Suit mode guessed from the cards seen", "",
                        "Choose it in Source > Suit mode (Alt+1, Alt+2 or Alt+4) if it is wrong.")

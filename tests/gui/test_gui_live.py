@@ -212,3 +212,16 @@ def test_a_doubtful_card_keeps_its_banner_and_outline_until_it_is_settled(window
     changed = position.with_columns({2: type(position.columns[2])(position.columns[2].down, (other,))})
     feed(3, where=changed)
     assert window.banner.warning is None and window.board_view.marked == {}
+
+
+def test_a_card_of_a_single_picture_is_corrected_in_place(window, qtbot, monkeypatch) -> None:
+    picture = sample_video().with_name("late-2suit-gingham.jpg")
+    window.start(str(picture))
+    qtbot.waitUntil(lambda: window.reading is not None, timeout=WAIT_MS)
+    assert window.position is not None, "this sample is read as a whole position"
+    spot = _face_up_spot(window)
+    now = next(c for c in window.position.mode.deck() if c != spot.card)
+    monkeypatch.setattr(CorrectionDialog, "ask", staticmethod(lambda *args: now))
+    qtbot.mouseClick(window.board_view, Qt.MouseButton.LeftButton, pos=spot.hit.center().toPoint())
+    assert window.position.columns[spot.column].cards()[spot.index] == now
+    assert window.board_view.position == window.position
