@@ -55,7 +55,7 @@ from spider_vision.gamelog import (
 )
 from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
 from spider_vision.tracking.inference import Hypothesis, Scorer, infer
-from spider_vision.tracking.observation import TableView, allowed_classes, view_from_reading
+from spider_vision.tracking.observation import ColumnGuide, TableView, allowed_classes, view_from_reading
 from spider_vision.tracking.sources import Frame
 from spider_vision.tracking.stability import GateSettings, StabilityGate
 from spider_vision.vision import Models, TableReading, VisionError, read_table
@@ -166,6 +166,7 @@ class Tracker:
         self._moves: list[_Committed] = []
         self._period: _Period | None = None
         self._allowed: np.ndarray | None = None
+        self._guide: ColumnGuide | None = None
         self._flagged: set[tuple[int, str]] = set()
         self._seq = 1
         self.frames_seen = 0
@@ -274,8 +275,15 @@ class Tracker:
 
     def _views(self, readings: list[tuple[int, TableReading]]) -> list[TableView]:
         allowed = self._allowed if self._allowed is not None else np.ones(52, bool)
-        views = [view_from_reading(reading, index, allowed) for index, reading in readings]
-        return [view for view in views if view is not None]
+        views = []
+        for index, reading in readings:
+            guide = ColumnGuide.from_reading(reading)
+            if guide is not None:
+                self._guide = guide
+            view = view_from_reading(reading, index, allowed, self._guide)
+            if view is not None:
+                views.append(view)
+        return views
 
     # --- periods -------------------------------------------------------------------------
 
