@@ -103,11 +103,14 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
     start = deal_position(deal, suits)
     steps = random_play(start, args.moves, seed, illegal=args.illegal, blocked_deals=args.blocked)
     scene = random_scene(seed, args.width, args.height).with_(deck=rng.choice(HELD_OUT_STYLES))
-    video = render_game(start, steps, folder / f"game-{seed}.mp4", scene=scene, seed=seed, fps=args.fps, deal=deal)
+    path = folder / f"game-{seed}.mp4"
+    events = folder / f"game-{seed}.events.jsonl"
+    if not (args.reuse and path.exists() and events.exists()):
+        render_game(start, steps, path, scene=scene, seed=seed, fps=args.fps, deal=deal)
     log = folder / f"game-{seed}.track.jsonl"
     started = time.perf_counter()
     frames = 0
-    with open_source(video.video) as source:
+    with open_source(path) as source:
         tracker = Tracker(models, suits=suits, log_path=log, source_name="video")
         flags = []
         for frame in source:
@@ -115,7 +118,7 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
             flags.extend(tracker.feed(frame).flags)
         tracker.close()
     seconds = time.perf_counter() - started
-    truth, breaks, final = truth_keys(video.events)
+    truth, breaks, final = truth_keys(events)
     mine = tracked_keys(log)
     common = sum((Counter(truth) & Counter(mine)).values())
     flagged = [key[:2] for key in mine if key[0] in ("move", "deal") and not key[2]]
@@ -151,6 +154,8 @@ def main() -> int:
                         help="suit modes cycled over the videos (default 1,2,4)")
     parser.add_argument("--seed", type=int, default=FIRST_SEED, help=f"first seed (default {FIRST_SEED})")
     parser.add_argument("--keep", type=Path, default=None, help="write videos and logs here (default: a temp folder)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="track the videos already in --keep instead of rendering them again")
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()

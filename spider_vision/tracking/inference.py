@@ -40,8 +40,9 @@ ILLEGAL_PRIOR = -1.5
 """Extra log prior of a rule break: players mostly play by the rules."""
 SEQUENCE_PRIOR = -3.0
 """Extra log prior of two moves between stable tables (a player usually pauses after each)."""
-UNDO_PRIOR = -1.0
-"""Log prior of taking back the last move."""
+UNDO_PRIOR = -0.3
+"""Log prior of taking back the last move: above a move, so that putting the cards back where
+they came from is logged as the take-back it is rather than as a new move."""
 AMBIGUOUS = 1.5
 """A runner-up with another outcome within this many nats (per frame) makes the choice ambiguous."""
 TOLERATED = 1.0

@@ -25,6 +25,7 @@ __all__ = [
     "Alignment",
     "card_class",
     "column_classes",
+    "ColumnGuide",
     "ColumnView",
     "TableView",
     "align_column",
@@ -105,12 +106,71 @@ def _ratios(probabilities: np.ndarray | None, allowed: np.ndarray) -> np.ndarray
     return np.where(allowed, np.log(np.maximum(p * count, 1e-12)), -20.0)
 
 
-def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray) -> TableView | None:
-    """The columns of a reading; ``None`` when the reading found no columns of a tableau."""
+@dataclass(frozen=True)
+class ColumnGuide:
+    """Where the ten columns lie across the picture, learnt from a reading that named them.
+
+    The reader names the columns only when it recognises all ten; an empty
+    column at the edge of the tableau hides one, and then its piles come
+    unnamed. Columns run along ``direction``; ``across[k]`` is column k's
+    place across them (empty columns placed by the even spacing of the others).
+    """
+
+    direction: np.ndarray
+    across: np.ndarray
+    spacing: float
+
+    @classmethod
+    def from_reading(cls, reading: TableReading) -> ColumnGuide | None:
+        named = [card for card in reading.cards if card.column is not None and 0 <= card.column < 10]
+        if not named:
+            return None
+        downs = np.array([card.quad[3] - card.quad[0] for card in named], np.float64)
+        direction = downs.mean(axis=0)
+        norm = float(np.hypot(*direction))
+        if norm < 1e-6:
+            return None
+        direction = direction / norm
+        normal = np.array([-direction[1], direction[0]])
+        places: dict[int, list[float]] = {}
+        for card in named:
+            places.setdefault(int(card.column), []).append(float(card.quad.mean(axis=0) @ normal))
+        columns = sorted(places)
+        if len(columns) < 5:
+            return None
+        means = np.array([np.median(places[k]) for k in columns])
+        slope, offset = np.polyfit(np.array(columns, np.float64), means, 1)
+        if abs(slope) < 1e-6:
+            return None
+        across = offset + slope * np.arange(10, dtype=np.float64)
+        for k, value in zip(columns, means):
+            across[k] = value
+        return cls(direction, across, float(abs(slope)))
+
+    def column_of(self, point: np.ndarray) -> int | None:
+        """The column a point of the picture lies in, or ``None`` when it lies between or beyond them."""
+        normal = np.array([-self.direction[1], self.direction[0]])
+        offsets = np.abs(self.across - float(point @ normal))
+        k = int(offsets.argmin())
+        return k if offsets[k] < 0.45 * self.spacing else None
+
+
+def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
+                      guide: ColumnGuide | None = None) -> TableView | None:
+    """The columns of a reading; ``None`` when it shows no tableau columns.
+
+    Piles the reader left unnamed are put in columns by ``guide`` when there is one.
+    """
     ups: list[list[tuple[int, np.ndarray]]] = [[] for _ in range(10)]
     downs = [0] * 10
     placed = False
+    named = any(card.column is not None for card in reading.cards)
     for card in reading.cards:
+        column = card.column
+        if not named and guide is not None:
+            column = guide.column_of(card.quad.mean(axis=0))
+            if column is not None:
+                card = card.with_(column=column)
         if card.column is None or not 0 <= card.column < 10:
             continue
         placed = True

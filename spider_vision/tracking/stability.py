@@ -1,20 +1,22 @@
 """Which frames show the table at rest: no hand over it and no picture moving.
 
-Two cheap tests on a small blurred grey copy of each frame:
+Two cheap tests on a small blurred grey copy of each frame, both tolerant of
+the shift of a pixel that a camera's own wander causes (a pixel counts as
+changed only when it leaves the range of the pixels around it before):
 
 * motion: the mean change from the previous frame (a hand moving, the camera
-  knocked), against a few times the change seen at rest (the camera's own
-  wander and light drift);
-* presence: the share of the picture's border that differs from the last
-  frame at rest (beyond what a shift of a pixel or two explains). A hand reaches over the table with its arm, and the arm
-  crosses the picture's edge; the cards stay inside it.
+  knocked);
+* presence: a hand reaches over the table with its arm, and the arm crosses
+  the picture's edge; the cards stay inside. The border is cut into short
+  segments, and one segment largely changed since the last frame at rest
+  means an arm.
 
 A frame is ``stable`` once both tests have been quiet for ``hold`` frames in a
-row, ``settling`` while they are quiet for fewer, ``moving`` otherwise.
-For a folder of photos (``stills``) every picture is at rest unless a hand
-shows at the border. When
+row, ``settling`` while they are quiet for fewer, ``moving`` otherwise. When
 the border stays changed but nothing moves for ``patience`` frames (an object
 left at the edge, a long column reaching it), the new border is accepted.
+For a folder of photos (``stills``) every picture is at rest unless a hand
+shows at the border.
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ import numpy as np
 
 __all__ = ["GateSettings", "StabilityGate"]
 
-REST_FRAMES = 50
-"""Stable frames whose motion sets the usual jitter at rest."""
 SIZE = (160, 90)
 """Width and height of the grey copy the tests run on."""
 
@@ -36,18 +36,20 @@ SIZE = (160, 90)
 class GateSettings:
     """Thresholds of the stability tests (grey levels 0..255 on the small copy)."""
 
-    motion: float = 1.5
+    motion: float = 0.4
     """The most mean change from the previous frame that still counts as still."""
-    calm: float = 3.0
-    """Within that, a frame is still when its change is under ``calm`` times the usual change at rest."""
-    least_motion: float = 0.6
     border: int = 6
-    border_change: float = 18.0
-    border_share: float = 0.01
+    """Width of the border (pixels of the small copy) where an arm is looked for."""
+    segment: int = 20
+    """Length of the border's segments along the top and bottom (the sides get proportionally shorter)."""
+    change: float = 25.0
+    """Grey levels by which a pixel must leave its old neighbourhood's range to count as changed."""
+    presence: float = 0.14
+    """Share of one border segment that, changed, means an arm over the table."""
+    shift: int = 1
+    """Pixels (of the small copy) the picture may shift without counting as changed."""
     hold: int = 3
     patience: int = 24
-    shift: int = 2
-    """Pixels (on the small copy) the picture may shift without the border counting as changed."""
     stills: bool = False
     """Each picture was taken at rest (a folder of photos): only the border test applies."""
 
@@ -63,7 +65,6 @@ class StabilityGate:
         self._still = 0
         self.motion = 0.0
         self.presence = 0.0
-        self._rest: list[float] = []
 
     def update(self, image: np.ndarray) -> str:
         """The state of this frame."""
@@ -76,36 +77,25 @@ class StabilityGate:
             self._still = 1
             self.motion = self.presence = 0.0
             return "stable" if s.hold <= 1 else "settling"
-        self.motion = float(np.abs(grey - self._previous).mean())
+        self.motion = float(_change(grey, self._previous, s.shift).mean())
         self._previous = grey
-        still = s.stills or self.motion < self.threshold
+        still = s.stills or self.motion < s.motion
         self._still = self._still + 1 if still else 0
         assert self._reference is not None
-        ring = _ring(grey.shape, s.border)
-        self.presence = float((_change(grey, self._reference, s.shift) > s.border_change)[ring].mean())
-        if still and self.presence >= s.border_share and self._still >= s.patience:
+        self.presence = _border_change(_change(grey, self._reference, s.shift) > s.change, s)
+        if still and self.presence >= s.presence and self._still >= s.patience:
             self.presence = 0.0
-        quiet = still and self.presence < s.border_share
+        quiet = still and self.presence < s.presence
         self._quiet = self._quiet + 1 if quiet else 0
         if self._quiet >= s.hold:
             self._reference = grey
-            self._rest = (self._rest + [self.motion])[-REST_FRAMES:]
             return "stable"
         return "settling" if quiet else "moving"
-
-    @property
-    def threshold(self) -> float:
-        """The motion under which a frame counts as still: a few times the camera's own jitter at rest."""
-        s = self.settings
-        if not self._rest:
-            return s.motion
-        return float(np.clip(s.calm * float(np.median(self._rest)), s.least_motion, s.motion))
 
     def reset(self) -> None:
         """Forget everything (a new source)."""
         self._previous = self._reference = None
         self._quiet = self._still = 0
-        self._rest = []
 
 
 def _small_grey(image: np.ndarray) -> np.ndarray:
@@ -118,24 +108,28 @@ def _small_grey(image: np.ndarray) -> np.ndarray:
 def _change(grey: np.ndarray, reference: np.ndarray, shift: int) -> np.ndarray:
     """How far each pixel lies outside the range of the reference's pixels around it.
 
-    A camera that wanders a little shifts edges by a pixel or two; they stay
-    within their neighbourhood's range, whereas an arm that was not there does not.
+    A camera that wanders a little shifts edges by a pixel; they stay within
+    their neighbourhood's range, whereas a hand that was not there does not.
     """
     if shift <= 0:
         return np.abs(grey - reference)
     kernel = np.ones((2 * shift + 1, 2 * shift + 1), np.uint8)
     high = cv2.dilate(reference, kernel)
     low = cv2.erode(reference, kernel)
-    return np.maximum(grey - high, low - grey)
+    return np.maximum(np.maximum(grey - high, low - grey), 0.0)
 
 
-_RINGS: dict[tuple[tuple[int, int], int], np.ndarray] = {}
-
-
-def _ring(shape: tuple[int, ...], width: int) -> np.ndarray:
-    key = ((int(shape[0]), int(shape[1])), width)
-    if key not in _RINGS:
-        ring = np.ones(key[0], bool)
-        ring[width:-width, width:-width] = False
-        _RINGS[key] = ring
-    return _RINGS[key]
+def _border_change(changed: np.ndarray, s: GateSettings) -> float:
+    """The largest share of changed pixels in one segment of the picture's border."""
+    height, width = changed.shape
+    w = s.border
+    across = max(s.segment, 1)
+    down = max(round(across * height / width), 1)
+    shares = [0.0]
+    for x in range(0, width, across):
+        shares.append(float(changed[:w, x:x + across].mean()))
+        shares.append(float(changed[height - w:, x:x + across].mean()))
+    for y in range(0, height, down):
+        shares.append(float(changed[y:y + down, :w].mean()))
+        shares.append(float(changed[y:y + down, width - w:].mean()))
+    return max(shares)

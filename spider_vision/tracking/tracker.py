@@ -17,6 +17,7 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -54,7 +55,7 @@ from spider_vision.gamelog import (
 )
 from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
 from spider_vision.tracking.inference import Hypothesis, Scorer, infer
-from spider_vision.tracking.observation import TableView, allowed_classes, view_from_reading
+from spider_vision.tracking.observation import ColumnGuide, TableView, allowed_classes, view_from_reading
 from spider_vision.tracking.sources import Frame
 from spider_vision.tracking.stability import GateSettings, StabilityGate
 from spider_vision.vision import Models, TableReading, VisionError, read_table
@@ -125,6 +126,7 @@ class _Period:
     attempts: int = 0
     stable_frames: int = 0
     gathered: int = 0  # readings already turned into evidence
+    start: bool = False  # the period the start position was taken from
     sums: dict[int, np.ndarray] = field(default_factory=dict)
     counts: dict[int, int] = field(default_factory=dict)
 
@@ -143,8 +145,11 @@ class Tracker:
 
     def __init__(self, models: Models, *, suits: int | None = None, variant: Variant = STANDARD,
                  log: LogWriter | None = None, log_path: str | Path | None = None,
-                 source_name: str = "video", settings: TrackerSettings | None = None) -> None:
+                 source_name: str = "video", settings: TrackerSettings | None = None,
+                 reader: Callable[[np.ndarray], TableReading] | None = None) -> None:
+        """``reader`` replaces ``read_table`` with these models (a test's stand-in, a calibrated reader)."""
         self.models = models
+        self._reader = reader
         self.suits = suits
         self.variant = variant
         self.source = _header_source(source_name)
@@ -161,10 +166,12 @@ class Tracker:
         self._moves: list[_Committed] = []
         self._period: _Period | None = None
         self._allowed: np.ndarray | None = None
+        self._guide: ColumnGuide | None = None
         self._flagged: set[tuple[int, str]] = set()
         self._seq = 1
         self.frames_seen = 0
         self.frames_read = 0
+        self.closed = False
         if log is not None:
             self._resume(log)
 
@@ -172,6 +179,7 @@ class Tracker:
 
     def feed(self, frame: Frame) -> TrackUpdate:
         """Process one frame; returns what it did."""
+        self._check_open()
         self._t = float(frame.t)
         self._frame = frame.index
         self.frames_seen += 1
@@ -198,6 +206,7 @@ class Tracker:
 
     def correct(self, column: int, index: int, card: Card) -> CorrectionEvent:
         """The player says the card at ``index`` of ``column`` (from the bottom) is ``card``."""
+        self._check_open()
         if self.position is None or self._book is None:
             raise ValueError("no game yet: the table has not been seen at rest")
         if not 0 <= column < 10:
@@ -217,16 +226,24 @@ class Tracker:
 
     def undo_last(self) -> Event | None:
         """Take back the last move followed (an undo note in the log); ``None`` when there is none."""
+        self._check_open()
         if not self._moves or self.position is None:
             return None
         return self._take_back()
 
     def close(self) -> None:
         """Finish the stable period in progress (its reads are written) and close the log."""
+        if self.closed:
+            return
+        self.closed = True
         if self._period is not None:
             self._end_period([], [])
         if self._writer is not None:
             self._writer.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ValueError("the tracker is closed")
 
     def __enter__(self) -> Tracker:
         return self
@@ -246,7 +263,10 @@ class Tracker:
 
     def _read(self, image: np.ndarray) -> TableReading | None:
         try:
-            reading = read_table(image, self.models, suits=self.suits)
+            if self._reader is not None:
+                reading = self._reader(image)
+            else:
+                reading = read_table(image, self.models, suits=self.suits)
         except VisionError as error:
             logger.debug("frame %d not read: %s", self._frame, error)
             return None
@@ -255,15 +275,22 @@ class Tracker:
 
     def _views(self, readings: list[tuple[int, TableReading]]) -> list[TableView]:
         allowed = self._allowed if self._allowed is not None else np.ones(52, bool)
-        views = [view_from_reading(reading, index, allowed) for index, reading in readings]
-        return [view for view in views if view is not None]
+        views = []
+        for index, reading in readings:
+            guide = ColumnGuide.from_reading(reading)
+            if guide is not None:
+                self._guide = guide
+            view = view_from_reading(reading, index, allowed, self._guide)
+            if view is not None:
+                views.append(view)
+        return views
 
     # --- periods -------------------------------------------------------------------------
 
     def _after_reading(self, period: _Period, events: list[Event], flags: list[Flag]) -> None:
         if self.position is None:
             if len(period.readings) >= self.settings.start_views:
-                self._start(period, flags)
+                self._start(period)
             return
         if not period.resolved:
             if len(period.readings) >= self.settings.resolve_views:
@@ -276,13 +303,17 @@ class Tracker:
         assert period is not None
         if period.readings:
             if self.position is None:
-                self._start(period, flags)
+                self._start(period)
             elif not period.resolved:
                 self._resolve(period, events, flags, final=True)
             elif period.gathered < len(period.readings):
                 self._gather(period)
         if self.position is not None and self._book is not None:
             self._book.add_votes(period.sums, period.counts)
+            if period.start:
+                for column, pile in enumerate(self.position.columns):
+                    for slot, card in enumerate(pile.up):
+                        self._flag_if_doubtful(column, slot, card, flags)
             self._read_new_cards(events, flags)
             self._review_cards(events, flags)
 
@@ -434,7 +465,7 @@ class Tracker:
 
     # --- the start ----------------------------------------------------------------------------
 
-    def _start(self, period: _Period, flags: list[Flag]) -> None:
+    def _start(self, period: _Period) -> None:
         readings = period.readings
         if self.suits is None:
             modes = Counter(reading.suits for _, reading in readings if reading.suits)
@@ -465,17 +496,12 @@ class Tracker:
         self.position = position
         self.game = Game(position, self.variant)
         self._book = CardBook.for_position(position, self._allowed)
-        for column, pile in enumerate(means):
-            for slot, mean in enumerate(pile):
-                self._book.vote(self._book.id_at(column, slot), np.asarray(mean, np.float64))
         if self._writer is None and self.log_path is not None:
             self._writer = LogWriter.create(self.log_path, position, variant=self.variant, source=self.source,
                                             clock=lambda: self._t)
         period.resolved = True
-        period.gathered = len(period.readings)
-        for column, pile in enumerate(columns):
-            for slot, card in enumerate(pile.up):
-                self._flag_if_doubtful(column, slot, card, flags)
+        period.start = True
+        self._gather(period)
         logger.info("frame %d: start %s", self._frame, position.spn())
 
     def _resume(self, log: LogWriter) -> None:
