@@ -42,6 +42,8 @@ def display_problem(*, visible: bool = False) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return "Qt could not be started"
     if done.returncode != 0:
+        if b"xcb-cursor0" in done.stderr:
+            return "Qt cannot open a window here: its X11 plugin needs the system library libxcb-cursor0"
         return "Qt cannot open a window here"
     return None
 
