@@ -343,7 +343,7 @@ class MainWindow(QMainWindow):
             worker = self.worker
             self.worker = None
             for signal in (worker.snapshot, worker.corrected, worker.undone, worker.commandFailed,
-                           worker.failed, worker.ended):
+                           worker.failed, worker.broke, worker.ended):
                 signal.disconnect()
             worker.stop()
             if not worker.wait(3000):
@@ -375,6 +375,7 @@ class MainWindow(QMainWindow):
         worker.commandFailed.connect(lambda text: self.statusBar().showMessage(text, 6000))
         worker.failed.connect(lambda text: self._source_failed(text, fallback))
         worker.ended.connect(self._source_ended)
+        worker.broke.connect(self._tracking_broke)
         self.worker = worker
         name = f"camera {spec}" if kind == "camera" else Path(str(spec)).name
         self.source_label_text = name
@@ -410,6 +411,11 @@ class MainWindow(QMainWindow):
             return
         self.banner.show_warning(warning_for("camera", message), force=True)
         self.live_view.set_message(message)
+
+    def _tracking_broke(self, message: str) -> None:
+        self.state_label.setText("Stopped")
+        self.banner.show_warning(Warning("tracking", "error", "Tracking stopped", message,
+                                         "Save the game log (Ctrl+S) and start again (Ctrl+N)."), force=True)
 
     def _source_ended(self) -> None:
         name = self.source_label_text

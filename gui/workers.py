@@ -94,6 +94,7 @@ class TrackingWorker(QThread):
     undone = Signal(object, object)
     commandFailed = Signal(str)
     failed = Signal(str)
+    broke = Signal(str)
     ended = Signal()
 
     def __init__(self, spec: str | int | Path, loaded: LoadedModels, *, suits: int | None, log_path: Path | None,
@@ -182,7 +183,13 @@ class TrackingWorker(QThread):
                     ended = True
                     self.ended.emit()
                     continue
-                update = tracker.feed(frame)
+                try:
+                    update = tracker.feed(frame)
+                except Exception as error:  # noqa: BLE001 - the window must learn that following stopped
+                    logger.exception("tracking stopped at frame %d", frame.index)
+                    self.broke.emit(f"at frame {frame.index}: {error}")
+                    ended = True
+                    continue
                 self.frames += 1
                 news = bool(update.events or update.flags or update.reading is not None)
                 if not news and self._in_flight >= MAX_IN_FLIGHT:

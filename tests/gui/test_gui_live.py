@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import Qt
 
-from spider_vision.engine import Card, legal_moves
+from spider_vision.engine import legal_moves
 from spider_vision.gamelog import CorrectionEvent, MoveEvent, read_log
 from spider_vision.vision import TableReading
 
@@ -225,3 +225,16 @@ def test_a_card_of_a_single_picture_is_corrected_in_place(window, qtbot, monkeyp
     qtbot.mouseClick(window.board_view, Qt.MouseButton.LeftButton, pos=spot.hit.center().toPoint())
     assert window.position.columns[spot.column].cards()[spot.index] == now
     assert window.board_view.position == window.position
+
+
+def test_a_tracker_failure_is_a_banner(window, qtbot, monkeypatch) -> None:
+    from spider_vision.tracking import Tracker
+
+    def broken(self, frame):
+        raise RuntimeError("the reader fell over")
+
+    monkeypatch.setattr(Tracker, "feed", broken)
+    window.start(str(sample_video()))
+    qtbot.waitUntil(lambda: window.banner.warning is not None and window.banner.warning.key == "tracking",
+                    timeout=WAIT_MS)
+    assert "fell over" in window.banner.label.text() and window.state_label.text() == "Stopped"
