@@ -15,17 +15,14 @@ from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
-    QHBoxLayout,
     QInputDialog,
-    QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
-    QPushButton,
-    QSlider,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -38,14 +35,16 @@ from spider_vision.vision import Models, TableReading, VisionError, calibrate, l
 
 from gui.banner import WarningBanner
 from gui.board_view import BoardView
+from gui.control_bars import LiveBar, ReplayBar
 from gui.correction_dialog import CorrectionDialog
 from gui.live_view import LiveView, image_from_bgr
+from gui.menus import build_menus
 from gui.messages import Warning, reading_warning, warning_for
 from gui.replay_model import ReplayModel, move_list_text
-from gui.settings import HINT_TIMES, Settings
+from gui.settings import Settings
 from gui.side_panel import SidePanel, moves_of
 from gui.sources import VIDEO_SUFFIXES, camera_names, cameras_present, sample_video, source_kind
-from gui.style import COLUMN_LETTERS, big_font, card_label
+from gui.style import COLUMN_LETTERS, card_label
 from gui.workers import HintWorker, LiveSnapshot, LoadedModels, ModelLoader, TaskWorker, TrackingWorker
 
 __all__ = ["MainWindow"]
@@ -56,8 +55,6 @@ DOUBTFUL = ("doubtful-card", "misread")
 TRANSIENT = ("camera", "view", "reading")
 """Banners about the picture itself: a clear stable reading takes them away."""
 REPLAY_INTERVAL_MS = 700
-PLAY = "Play"
-PAUSE = "Pause"
 
 
 class MainWindow(QMainWindow):
@@ -105,8 +102,20 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 0)
         self.splitter = splitter
 
-        self.live_bar = self._build_live_bar()
-        self.replay_bar = self._build_replay_bar()
+        self.live_bar = LiveBar()
+        self.pause_button = self.live_bar.pause_button
+        self.undo_button = self.live_bar.undo_button
+        self.state_label = self.live_bar.state_label
+        self.source_label = self.live_bar.source_label
+        self.pause_button.clicked.connect(self.toggle_pause)
+        self.undo_button.clicked.connect(self.undo_last)
+        self.replay_bar = ReplayBar()
+        self.replay_buttons = self.replay_bar.buttons
+        self.slider = self.replay_bar.slider
+        self.replay_label = self.replay_bar.label
+        self.replay_bar.stepTo.connect(self.replay_go)
+        self.replay_bar.stepBy.connect(self.replay_step)
+        self.replay_bar.playToggled.connect(self.toggle_replay_play)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -136,7 +145,8 @@ class MainWindow(QMainWindow):
         self.live_view.cardClicked.connect(self.ask_correction)
         self.side.moveSelected.connect(self._move_selected)
         self.banner.dismissed.connect(lambda: self.statusBar().showMessage("Warning dismissed", 3000))
-        self._build_menus()
+        self.camera_menu: QMenu | None = None
+        self.actions_by_name = build_menus(self)
         self.set_board_below(settings.board_below)
         # the board takes the first focus, so the moves list does not select its first move by itself
         self.board_view.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -149,141 +159,6 @@ class MainWindow(QMainWindow):
         self.resize(1600, 900)
         if (geometry := settings.geometry()) is not None:
             self.restoreGeometry(geometry)
-
-    # --- building -------------------------------------------------------------------
-
-    def _build_live_bar(self) -> QWidget:
-        bar = QWidget()
-        bar.setAccessibleName("Tracking controls")
-        self.pause_button = QPushButton("Pause")
-        self.pause_button.setAccessibleName("Pause or resume tracking")
-        self.pause_button.setToolTip("Pause or resume tracking (Space)")
-        self.pause_button.clicked.connect(self.toggle_pause)
-        self.undo_button = QPushButton("Undo last")
-        self.undo_button.setAccessibleName("Undo the last accepted event")
-        self.undo_button.setToolTip("Undo the last accepted move (Ctrl+Z)")
-        self.undo_button.clicked.connect(self.undo_last)
-        self.state_label = QLabel("")
-        self.state_label.setAccessibleName("Tracking state")
-        self.state_label.setFont(big_font(18))
-        self.source_label = QLabel("")
-        self.source_label.setAccessibleName("Source")
-        self.source_label.setFont(big_font(16, bold=False))
-        layout = QHBoxLayout(bar)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for button in (self.pause_button, self.undo_button):
-            button.setFont(big_font(16))
-            layout.addWidget(button)
-        layout.addWidget(self.state_label)
-        layout.addStretch(1)
-        layout.addWidget(self.source_label)
-        return bar
-
-    def _build_replay_bar(self) -> QWidget:
-        bar = QWidget()
-        bar.setAccessibleName("Replay controls")
-        layout = QHBoxLayout(bar)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.replay_buttons: dict[str, QPushButton] = {}
-        for key, text, name, slot in (
-            ("first", "|\u25c0", "First event (Home)", lambda: self.replay_go(0)),
-            ("back", "\u25c0", "Step back (Left)", lambda: self.replay_step(-1)),
-            ("play", PLAY, "Play or pause the replay (P)", self.toggle_replay_play),
-            ("forward", "\u25b6", "Step forward (Right)", lambda: self.replay_step(1)),
-            ("last", "\u25b6|", "Last event (End)", lambda: self.replay_go(10**9)),
-        ):
-            button = QPushButton(text)
-            button.setAccessibleName(name)
-            button.setToolTip(name)
-            button.setFont(big_font(18))
-            button.clicked.connect(slot)
-            layout.addWidget(button)
-            self.replay_buttons[key] = button
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setAccessibleName("Replay timeline")
-        self.slider.valueChanged.connect(self.replay_go)
-        layout.addWidget(self.slider, 1)
-        self.replay_label = QLabel("")
-        self.replay_label.setAccessibleName("Replay step")
-        self.replay_label.setFont(big_font(16))
-        layout.addWidget(self.replay_label)
-        return bar
-
-    def _action(self, menu, text: str, shortcut: str | QKeySequence.StandardKey | None, slot: Callable,
-                checkable: bool = False) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setCheckable(checkable)
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        self.addAction(action)
-        self.actions_by_name[text.replace("&", "").rstrip(".")] = action
-        return action
-
-    def _build_menus(self) -> None:
-        self.actions_by_name: dict[str, QAction] = {}
-        bar = self.menuBar()
-        game = bar.addMenu("&Game")
-        self._action(game, "&New game", "Ctrl+N", self.new_game)
-        self._action(game, "&Open game log...", "Ctrl+O", self.choose_log)
-        self._action(game, "&Save game log as...", "Ctrl+S", self.save_log)
-        self._action(game, "&Export moves as text...", "Ctrl+E", self.export_moves)
-        game.addSeparator()
-        self._action(game, "&Quit", "Ctrl+Q", self.close)
-
-        source = bar.addMenu("&Source")
-        self.camera_menu = source.addMenu("&Camera")
-        self.camera_menu.aboutToShow.connect(self._fill_cameras)
-        self._action(source, "Open first &camera", "Ctrl+K", lambda: self.open_source(0))
-        self._action(source, "Open &video...", "Ctrl+Shift+O", self.choose_video)
-        self._action(source, "Open &folder of pictures...", "Ctrl+Shift+F", self.choose_folder)
-        self._action(source, "Open one &picture...", "Ctrl+Shift+P", self.choose_picture)
-        self._action(source, "Play the &sample game", "Ctrl+0", lambda: self.open_source(str(sample_video())))
-        source.addSeparator()
-        suits = source.addMenu("S&uit mode")
-        group = QActionGroup(self)
-        for value, text, key in ((None, "&Automatic", "Alt+0"), (1, "&1 suit", "Alt+1"), (2, "&2 suits", "Alt+2"),
-                                 (4, "&4 suits", "Alt+4")):
-            action = self._action(suits, text, key, lambda _=False, v=value: self.set_suits(v), checkable=True)
-            action.setChecked(self.settings.suits == value)
-            group.addAction(action)
-        self._action(source, "Calibrate &deck...", "Ctrl+Shift+C", self.calibrate_deck)
-        self._action(source, "Forget deck calibration", "Ctrl+Shift+X", self.forget_calibration)
-
-        tracking = bar.addMenu("&Tracking")
-        self._action(tracking, "&Pause or resume", "Space", self.toggle_pause)
-        self._action(tracking, "&Undo last event", "Ctrl+Z", self.undo_last)
-        self._action(tracking, "&Correct a card...", "C", self.correct_top_card)
-        self._action(tracking, "&Dismiss warning", "Esc", self.banner.dismiss)
-
-        hint = bar.addMenu("&Hint")
-        self._action(hint, "&Hint now", "H", self.request_hint)
-        self._action(hint, "&Select the hinted move", "Shift+H", self.select_hint)
-        times = hint.addMenu("Hint &time")
-        group = QActionGroup(self)
-        for number, seconds in enumerate(HINT_TIMES, start=1):
-            action = self._action(times, f"{seconds:g} s", f"Alt+Shift+{number}",
-                                  lambda _=False, s=seconds: self.set_hint_time(s), checkable=True)
-            action.setChecked(abs(self.settings.hint_seconds - seconds) < 1e-9)
-            group.addAction(action)
-
-        replay_menu = bar.addMenu("&Replay")
-        self._action(replay_menu, "&First event", "Home", lambda: self.replay_go(0))
-        self._action(replay_menu, "Step &back", "Left", lambda: self.replay_step(-1))
-        self._action(replay_menu, "Step &forward", "Right", lambda: self.replay_step(1))
-        self._action(replay_menu, "&Last event", "End", lambda: self.replay_go(10**9))
-        self._action(replay_menu, "&Play or pause", "P", self.toggle_replay_play)
-
-        view = bar.addMenu("&View")
-        zoom = self._action(view, "&Zoom to the cards", "Z", lambda on: self.live_view.set_zoom(bool(on)),
-                            checkable=True)
-        zoom.setChecked(True)
-        below = self._action(view, "&Board below the picture", "Ctrl+T", self.set_board_below, checkable=True)
-        below.setChecked(self.settings.board_below)
-        self._action(view, "&Full screen", "F11", self.toggle_full_screen)
-        help_menu = bar.addMenu("&Help")
-        self._action(help_menu, "&Keyboard shortcuts", "F1", self.show_shortcuts)
 
     # --- starting -------------------------------------------------------------------
 
@@ -424,7 +299,9 @@ class MainWindow(QMainWindow):
                                          "Open your camera (Ctrl+K) or another video (Ctrl+Shift+O); "
                                          "Ctrl+S saves this game's log."))
 
-    def _fill_cameras(self) -> None:
+    def fill_cameras(self) -> None:
+        """List the cameras in the Camera menu (when it opens)."""
+        assert self.camera_menu is not None
         self.camera_menu.clear()
         cameras = camera_names()
         if not cameras:
@@ -758,7 +635,7 @@ class MainWindow(QMainWindow):
             self.banner.show_warning(warning_for(kind, entry.flag), force=True)
         if step >= model.length:
             self.replay_timer.stop()
-            self.replay_buttons["play"].setText(PLAY)
+            self.replay_bar.set_playing(False)
 
     def replay_step(self, delta: int) -> None:
         if self.replay is not None and self.mode == "replay":
@@ -769,12 +646,12 @@ class MainWindow(QMainWindow):
             return
         if self.replay_timer.isActive():
             self.replay_timer.stop()
-            self.replay_buttons["play"].setText(PLAY)
+            self.replay_bar.set_playing(False)
         else:
             if self.replay.step >= self.replay.length:
                 self.replay_go(0)
             self.replay_timer.start()
-            self.replay_buttons["play"].setText(PAUSE)
+            self.replay_bar.set_playing(True)
 
     def _replay_tick(self) -> None:
         self.replay_step(1)
