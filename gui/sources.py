@@ -7,7 +7,7 @@ from pathlib import Path
 
 import spider_vision
 
-__all__ = ["camera_names", "sample_video", "source_kind", "PICTURE_SUFFIXES", "VIDEO_SUFFIXES", "cameras_present"]
+__all__ = ["camera_names", "linux_cameras", "sample_video", "source_kind", "PICTURE_SUFFIXES", "VIDEO_SUFFIXES", "cameras_present"]
 
 SAMPLE_VIDEO = Path("sample_images") / "game.mp4"
 PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -43,17 +43,24 @@ def camera_names() -> list[tuple[int, str]]:
     else:
         return list(enumerate(device.description() for device in QMediaDevices.videoInputs()))
     if sys.platform.startswith("linux"):
-        names = []
-        for device in Path("/sys/class/video4linux").glob("video*"):
-            if not device.name[5:].isdigit():
-                continue
-            try:
-                name = (device / "name").read_text().strip() or device.name
-            except OSError:
-                name = device.name
-            names.append((int(device.name[5:]), name))
-        return sorted(names)
+        return linux_cameras()
     return []
+
+
+def linux_cameras(root: Path = Path("/sys/class/video4linux")) -> list[tuple[int, str]]:
+    """Linux video devices as (index, name), leaving out a camera's extra (metadata) nodes."""
+    names = []
+    for device in root.glob("video*"):
+        if not device.name[5:].isdigit():
+            continue
+        try:
+            name = (device / "name").read_text().strip() or device.name
+            node = (device / "index").read_text().strip() if (device / "index").exists() else "0"
+        except OSError:
+            name, node = device.name, "0"
+        if node == "0":  # a camera's other nodes (metadata) have index 1, 2...
+            names.append((int(device.name[5:]), name))
+    return sorted(names)
 
 
 def cameras_present() -> bool:

@@ -169,3 +169,14 @@ def test_deck_calibration_is_saved_in_the_config_folder_and_used(window, qtbot, 
     assert (settings.config_folder / "deck.npz").is_file() and window.loaded.calibration is not None
     window.actions_by_name["Forget deck calibration"].trigger()
     assert settings.calibration == "" and window.loaded.calibration is None
+
+
+def test_cameras_are_listed_by_index_without_their_metadata_nodes(tmp_path) -> None:
+    from gui.sources import linux_cameras
+
+    for number, name, node in ((0, "Integrated Camera", "0"), (1, "Integrated Camera", "1"), (2, "USB Cam", "0")):
+        device = tmp_path / f"video{number}"
+        device.mkdir()
+        (device / "name").write_text(name + "\n")
+        (device / "index").write_text(node + "\n")
+    assert linux_cameras(tmp_path) == [(0, "Integrated Camera"), (2, "USB Cam")]
