@@ -626,7 +626,7 @@ class MainWindow(QMainWindow):
             self.slider.setValue(step)
         self.replay_label.setText(f"event {step} / {model.length}")
         self._show_position(model.position, model.moves, model.score)
-        self.side.set_events(model.lines(), step - 1 if step else None)
+        self.side.set_events(model.lines(), step - 1)
         entry = model.entry
         self.banner.clear(("illegal-move", "blocked-deal"))
         if entry is not None and entry.flag:

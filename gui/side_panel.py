@@ -121,10 +121,13 @@ class SidePanel(QWidget):
     # --- events -----------------------------------------------------------------------
 
     def set_events(self, lines: list[str], current: int | None = None) -> None:
+        """Show the game's events; ``current`` is the one to select (-1: none, at the start; None: the last)."""
         self.events_list.clear()
         self.events_list.addItems(lines)
         if current is not None and 0 <= current < len(lines):
             self.events_list.setCurrentRow(current)
+        elif current == -1:
+            self.events_list.scrollToTop()
         else:
             self.events_list.scrollToBottom()
 
