@@ -11,7 +11,9 @@ the renderer's truth log:
 * events: moves and deals (with their legality), flips (column and card),
   removals, and the reads of dealt cards (the truth log's deals name their
   cards in its positions; the tracker logs them as flips); precision and
-  recall over the multiset of events;
+  recall over the multiset of events. A flip counts with its card as the log
+  finally has it: a misread that a later correction event fixes counts as
+  read (the corrections are counted too);
 * flags: rule breaks due (illegal moves and blocked deals in the truth),
   raised (flagged by the tracker on the same move), false (flagged where the
   truth has none); other flags (doubtful reads, ambiguities) are counted;
@@ -35,10 +37,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 
-from spider_vision.engine import Position, deal_position  # noqa: E402
-from spider_vision.gamelog import FlipEvent, MoveEvent, RemoveEvent, read_log, replay  # noqa: E402
+from spider_vision.engine import Position, apply_move, deal_position, reveal  # noqa: E402
+from spider_vision.gamelog import (  # noqa: E402
+    CorrectionEvent, FlipEvent, MoveEvent, NoteEvent, RemoveEvent, read_log, replay,
+)
 from spider_vision.synth import random_play, random_scene, render_game, style_names  # noqa: E402
 from spider_vision.tracking import Tracker, open_source  # noqa: E402
+from spider_vision.tracking.identities import CardBook  # noqa: E402
+from spider_vision.tracking.observation import allowed_classes  # noqa: E402
 from spider_vision.vision import Models  # noqa: E402
 
 HELD_OUT_STYLES = tuple(name for name in style_names() if name.startswith("proc-") and int(name[5:]) % 7 == 4)
@@ -70,18 +76,53 @@ def truth_keys(events_path: Path) -> tuple[list[tuple], list[tuple], Position]:
     return keys, breaks, position
 
 
-def tracked_keys(log_path: Path) -> list[tuple]:
-    """The tracker log's event keys."""
+def tracked_keys(log_path: Path) -> tuple[list[tuple], int]:
+    """The tracker log's event keys, a flip naming its card as finally corrected; and the flips so corrected.
+
+    A card read wrongly when it was turned over and corrected later (a
+    correction event) counts as read right: the log says what it is.
+    """
+    log = read_log(log_path)
+    position = log.header.start
+    book = CardBook.for_position(position, allowed_classes(position.mode))
     keys: list[tuple] = []
-    for logged in read_log(log_path).events:
+    flip_of: dict[int, int] = {}
+    corrected = 0
+    taken: list[tuple[Position, tuple]] = []
+    for logged in log.events:
         event = logged.event
         if isinstance(event, MoveEvent):
             keys.append((event.kind, str(event.move), event.legal))
+            taken.append((position, book.snapshot()))
+            step = apply_move(position, event.move, log.header.variant, force=not event.legal)
         elif isinstance(event, FlipEvent):
+            slot = position.columns[event.column].up.index(None)
+            flip_of[book.id_at(event.column, slot)] = len(keys)
             keys.append(("flip", "abcdefghij"[event.column], str(event.card)))
+            step = reveal(position, event.column, event.card, log.header.variant)
         elif isinstance(event, RemoveEvent):
             keys.append(("remove", "abcdefghij"[event.column], event.suit))
-    return keys
+            continue
+        elif isinstance(event, CorrectionEvent):
+            pile = position.columns[event.column]
+            slot = event.index - len(pile.down)
+            card_id = book.id_at(event.column, slot) if 0 <= slot < len(pile.up) else None
+            if card_id in flip_of:
+                key = keys[flip_of[card_id]]
+                keys[flip_of[card_id]] = (key[0], key[1], str(event.now))
+                corrected += 1
+            position = Position.from_spn(event.after, validate=False)
+            continue
+        elif isinstance(event, NoteEvent) and event.undo is not None:
+            keys.append(("undo", str(event.undo)))
+            position, snapshot = taken.pop()
+            book.restore(snapshot)
+            continue
+        else:
+            continue
+        book.follow(step)
+        position = step.after
+    return keys, corrected
 
 
 def face_up_errors(tracked: Position, truth: Position) -> int:
@@ -119,7 +160,7 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
         tracker.close()
     seconds = time.perf_counter() - started
     truth, breaks, final = truth_keys(events)
-    mine = tracked_keys(log)
+    mine, corrected = tracked_keys(log)
     common = sum((Counter(truth) & Counter(mine)).values())
     flagged = [key[:2] for key in mine if key[0] in ("move", "deal") and not key[2]]
     raised = sum((Counter(breaks) & Counter(flagged)).values())
@@ -133,6 +174,7 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
         "rule_flags": sum(flag.kind in RULE_FLAGS for flag in flags),
         "other_flags": dict(Counter(flag.kind for flag in flags if flag.kind not in RULE_FLAGS)),
         "corrections": sum(1 for e in tracker.history if e.kind == "correction"),
+        "flips_corrected": corrected,
         "replay_consistent": replayed.consistent,
         "final_face_up_errors": face_up_errors(tracker.position, final) if tracker.position else None,
         "missed": sorted(map(str, (Counter(truth) - Counter(mine)).elements())),

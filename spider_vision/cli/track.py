@@ -70,6 +70,13 @@ def _source_kind(source: object) -> str:
     return "video"
 
 
+def _print_events(tracker: Tracker, printed: int) -> int:
+    """Print the events written since the first ``printed``; returns how many are printed now."""
+    for event in tracker.history[printed:]:
+        print(f"t {event.t:8.3f}  {describe(event)}", flush=True)
+    return len(tracker.history)
+
+
 def run(args: argparse.Namespace) -> int:
     """Track the source to its end and write the log."""
     if args.fps is not None and args.fps <= 0:
@@ -92,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
                       variant=variant_from(args), log_path=args.log, source_name=_source_kind(source))
     started = time.perf_counter()
     frames = 0
+    printed = 0
     lost: SourceLostError | None = None
     try:
         with source:
@@ -106,12 +114,13 @@ def run(args: argparse.Namespace) -> int:
                 frames += 1
                 update = tracker.feed(frame)
                 if not args.quiet:
-                    for event in update.events:
-                        print(f"t {event.t:8.3f}  {describe(event)}", flush=True)
+                    printed = _print_events(tracker, printed)
                     for flag in update.flags:
                         print(f"t {frame.t:8.3f}  ! {flag.kind}: {flag.message}", flush=True)
     finally:
         tracker.close()
+    if not args.quiet:
+        _print_events(tracker, printed)
     elapsed = max(time.perf_counter() - started, 1e-9)
     moves = tracker.game.moves_made if tracker.game is not None else 0
     if tracker.position is None:

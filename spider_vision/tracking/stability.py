@@ -13,8 +13,9 @@ changed only when it leaves the range of the pixels around it before):
 
 A frame is ``stable`` once both tests have been quiet for ``hold`` frames in a
 row, ``settling`` while they are quiet for fewer, ``moving`` otherwise. When
-the border stays changed but nothing moves for ``patience`` frames (an object
-left at the edge, a long column reaching it), the new border is accepted.
+the border stays changed but does not change at all for ``patience`` frames
+(an object left at the edge, a long column reaching it), the new border is
+accepted.
 For a folder of photos (``stills``) every picture is at rest unless a hand
 shows at the border.
 """
@@ -49,7 +50,8 @@ class GateSettings:
     shift: int = 1
     """Pixels (of the small copy) the picture may shift without counting as changed."""
     hold: int = 3
-    patience: int = 24
+    patience: int = 8
+    """Still frames after which a changed border counts as the new rest (a pause of a hand is shorter)."""
     stills: bool = False
     """Each picture was taken at rest (a folder of photos): only the border test applies."""
 
@@ -77,10 +79,14 @@ class StabilityGate:
             self._still = 1
             self.motion = self.presence = 0.0
             return "stable" if s.hold <= 1 else "settling"
-        self.motion = float(_change(grey, self._previous, s.shift).mean())
+        moved = _change(grey, self._previous, s.shift)
+        self.motion = float(moved.mean())
         self._previous = grey
         still = s.stills or self.motion < s.motion
-        self._still = self._still + 1 if still else 0
+        # A border that has not changed at all from the last frame: a card or an object
+        # lying there, not an arm (an arm always moves a little, even while it carries).
+        frozen = still and _border_change(moved > s.change / 2, s) < 0.005
+        self._still = self._still + 1 if frozen else 0
         assert self._reference is not None
         self.presence = _border_change(_change(grey, self._reference, s.shift) > s.change, s)
         if still and self.presence >= s.presence and self._still >= s.patience:

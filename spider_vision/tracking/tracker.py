@@ -67,6 +67,8 @@ __all__ = ["STILLS", "Flag", "TrackUpdate", "Tracker", "TrackerSettings"]
 logger = logging.getLogger(__name__)
 
 CLASSES = card_classes()
+UNREADABLE = 3
+"""Frames at rest in a row that cannot be read (too dark, no cards) before a ``camera`` flag."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,7 @@ class Tracker:
         self.frames_seen = 0
         self.frames_read = 0
         self.closed = False
+        self._unread = 0
         if log is not None:
             self._resume(log)
 
@@ -198,7 +201,7 @@ class Tracker:
             period = self._period
             period.stable_frames += 1
             if self._wants_reading(period):
-                reading = self._read(frame.image)
+                reading = self._read(frame.image, flags)
                 if reading is not None:
                     period.readings.append((frame.index, reading))
                     self._after_reading(period, events, flags)
@@ -261,7 +264,8 @@ class Tracker:
             return period.attempts == 0 or period.stable_frames % s.retry_every == 0
         return len(period.readings) < s.evidence_views
 
-    def _read(self, image: np.ndarray) -> TableReading | None:
+    def _read(self, image: np.ndarray, flags: list[Flag]) -> TableReading | None:
+        """The reading of a frame at rest; a table that cannot be read for a while is flagged once."""
         try:
             if self._reader is not None:
                 reading = self._reader(image)
@@ -269,7 +273,11 @@ class Tracker:
                 reading = read_table(image, self.models, suits=self.suits)
         except VisionError as error:
             logger.debug("frame %d not read: %s", self._frame, error)
+            self._unread += 1
+            if self._unread == UNREADABLE:
+                flags.append(Flag("camera", f"the table cannot be read: {error}", frame=self._frame))
             return None
+        self._unread = 0
         self.frames_read += 1
         return reading
 

@@ -192,3 +192,17 @@ def test_undo_last_and_correct_by_the_player(tmp_path: Path) -> None:
     assert result.position.spn() == tracker.position.spn()
     with pytest.raises(ValueError, match="closed"):
         tracker.undo_last()
+
+
+def test_a_table_that_cannot_be_read_raises_one_camera_flag(tmp_path: Path) -> None:
+    from spider_vision.vision import BadPictureError
+
+    def dark(image):
+        raise BadPictureError("the picture is too dark to read (mean brightness 12 of 255)")
+
+    tracker = Tracker(None, suits=1, reader=dark)  # type: ignore[arg-type]
+    flags = [flag for frame in play_frames([0, 1]) for flag in tracker.feed(frame).flags]
+    assert [(flag.kind, flag.message) for flag in flags] == [
+        ("camera", "the table cannot be read: the picture is too dark to read (mean brightness 12 of 255)")]
+    assert tracker.position is None and tracker.history == []
+    tracker.close()
