@@ -6,7 +6,7 @@ Plain widgets with signals; the window connects them to what they do.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSlider, QWidget
 
 from gui.style import big_font
 
@@ -34,6 +34,11 @@ class LiveBar(QWidget):
         self.source_label = QLabel("")
         self.source_label.setAccessibleName("Source")
         self.source_label.setFont(big_font(16, bold=False))
+        self.progress = QProgressBar()
+        self.progress.setAccessibleName("Position in the video")
+        self.progress.setFormat("%v / %m")
+        self.progress.setMaximumWidth(260)
+        self.progress.hide()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for button in (self.pause_button, self.undo_button):
@@ -41,7 +46,18 @@ class LiveBar(QWidget):
             layout.addWidget(button)
         layout.addWidget(self.state_label)
         layout.addStretch(1)
+        layout.addWidget(self.progress)
         layout.addWidget(self.source_label)
+
+    def set_length(self, frames: int) -> None:
+        """How many frames the source has (0: a camera, no progress to show)."""
+        self.progress.setRange(0, max(frames, 1))
+        self.progress.setValue(0)
+        self.progress.setVisible(frames > 0)
+
+    def set_frame(self, index: int) -> None:
+        if self.progress.isVisible():
+            self.progress.setValue(min(index + 1, self.progress.maximum()))
 
 
 class ReplayBar(QWidget):

@@ -218,7 +218,7 @@ class MainWindow(QMainWindow):
             worker = self.worker
             self.worker = None
             for signal in (worker.snapshot, worker.corrected, worker.undone, worker.commandFailed,
-                           worker.failed, worker.broke, worker.ended):
+                           worker.failed, worker.broke, worker.opened, worker.ended):
                 signal.disconnect()
             worker.stop()
             if not worker.wait(3000):
@@ -251,6 +251,7 @@ class MainWindow(QMainWindow):
         worker.failed.connect(lambda text: self._source_failed(text, fallback))
         worker.ended.connect(self._source_ended)
         worker.broke.connect(self._tracking_broke)
+        worker.opened.connect(lambda _name, frames: self.live_bar.set_length(frames))
         self.worker = worker
         name = f"camera {spec}" if kind == "camera" else Path(str(spec)).name
         self.source_label_text = name
@@ -278,6 +279,7 @@ class MainWindow(QMainWindow):
         self.live_view.set_frame(None, None)
         self.board_view.marked.clear()
         self.board_view.set_position(None)
+        self.live_bar.set_length(0)
 
     def _source_failed(self, message: str, fallback: bool) -> None:
         if fallback:
@@ -409,6 +411,7 @@ class MainWindow(QMainWindow):
         if update.reading is not None:
             self.reading = update.reading
         self.state_label.setText(f"{update.state.capitalize()}  \u2022  frame {update.frame.index}")
+        self.live_bar.set_frame(update.frame.index)
         for event in update.events:
             self.side.add_event(f"{event.seq:>3}  {describe(event)}")
             if isinstance(event, MoveEvent) and event.legal:

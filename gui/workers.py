@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+import cv2
 from PySide6.QtCore import QThread, Signal
 from PySide6.QtGui import QImage
 
@@ -25,6 +26,7 @@ from spider_vision.tracking import SourceError, SourceLostError, Tracker, TrackU
 from spider_vision.vision import Calibration, CalibrationError, Models, VisionError
 
 from gui.live_view import image_from_bgr
+from gui.sources import PICTURE_SUFFIXES
 
 __all__ = ["HintWorker", "LiveSnapshot", "LoadedModels", "ModelLoader", "TaskWorker", "TrackingWorker"]
 
@@ -93,6 +95,7 @@ class TrackingWorker(QThread):
     corrected = Signal(object, object)
     undone = Signal(object, object)
     commandFailed = Signal(str)
+    opened = Signal(str, int)
     failed = Signal(str)
     broke = Signal(str)
     ended = Signal()
@@ -158,6 +161,7 @@ class TrackingWorker(QThread):
             self.failed.emit(str(error))
             return
         self.source_name = source.name
+        self.opened.emit(source.name, _length(self.spec, self._kind))
         tracker = self._make_tracker()
         self.tracker = tracker
         period = 1.0 / source.fps if source.fps and self._kind == "video" else 0.0
@@ -220,6 +224,19 @@ class TrackingWorker(QThread):
                     self.undone.emit(event, tracker.position)
             except (ValueError, LookupError) as error:
                 self.commandFailed.emit(str(error))
+
+
+def _length(spec: str | int | Path, kind: str) -> int:
+    """Frames in a video or pictures in a folder (0 for a camera or when unknown), for the progress bar."""
+    if kind == "video":
+        capture = cv2.VideoCapture(str(spec))
+        try:
+            return max(int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0), 0)
+        finally:
+            capture.release()
+    if kind == "images" and Path(spec).is_dir():
+        return sum(1 for path in Path(spec).iterdir() if path.suffix.lower() in PICTURE_SUFFIXES)
+    return 0
 
 
 class HintWorker(QThread):

@@ -36,6 +36,11 @@ def test_sample_loads_and_plays(window, qtbot) -> None:
     assert window.side.moves_list.count() == len(window.side.moves)
     frames = window.frames_shown
     qtbot.waitUntil(lambda: window.frames_shown > frames + 5, timeout=WAIT_MS)
+    import cv2
+
+    length = int(cv2.VideoCapture(str(sample_video())).get(cv2.CAP_PROP_FRAME_COUNT))
+    progress = window.live_bar.progress
+    assert progress.isVisible() and progress.maximum() == length and 0 < progress.value() <= length
 
 
 def test_overlay_and_board_show_the_cards_read(window, qtbot) -> None:
