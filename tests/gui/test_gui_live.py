@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 from PySide6.QtCore import Qt
 
 from spider_vision.engine import legal_moves
@@ -36,8 +37,6 @@ def test_sample_loads_and_plays(window, qtbot) -> None:
     assert window.side.moves_list.count() == len(window.side.moves)
     frames = window.frames_shown
     qtbot.waitUntil(lambda: window.frames_shown > frames + 5, timeout=WAIT_MS)
-    import cv2
-
     length = int(cv2.VideoCapture(str(sample_video())).get(cv2.CAP_PROP_FRAME_COUNT))
     progress = window.live_bar.progress
     assert progress.isVisible() and progress.maximum() == length and 0 < progress.value() <= length
@@ -173,8 +172,6 @@ def test_one_picture_is_read_once(window, qtbot) -> None:
 
 
 def test_a_folder_of_pictures_is_followed(window, qtbot, tmp_path) -> None:
-    import cv2
-
     illegal = _illegal_moves_of_sample()[0]
     folder = tmp_path / "pictures"
     folder.mkdir()
