@@ -1,6 +1,6 @@
 """Which frames show the table at rest: no hand over it and no picture moving.
 
-Two cheap tests on a small blurred grey copy of each frame, both tolerant of
+Two cheap tests on a small blurred colour copy of each frame, both tolerant of
 the shift of a pixel that a camera's own wander causes (a pixel counts as
 changed only when it leaves the range of the pixels around it before):
 
@@ -30,14 +30,14 @@ import numpy as np
 __all__ = ["GateSettings", "StabilityGate"]
 
 SIZE = (160, 90)
-"""Width and height of the grey copy the tests run on."""
+"""Width and height of the small copy the tests run on."""
 
 
 @dataclass(frozen=True)
 class GateSettings:
-    """Thresholds of the stability tests (grey levels 0..255 on the small copy)."""
+    """Thresholds of the stability tests (levels 0..255 of a colour channel on the small copy)."""
 
-    motion: float = 0.4
+    motion: float = 0.6
     """The most mean change from the previous frame that still counts as still."""
     border: int = 6
     """Width of the border (pixels of the small copy) where an arm is looked for."""
@@ -71,30 +71,30 @@ class StabilityGate:
     def update(self, image: np.ndarray) -> str:
         """The state of this frame."""
         s = self.settings
-        grey = _small_grey(image)
-        if self._previous is None or self._previous.shape != grey.shape:
-            self._previous = grey
-            self._reference = grey
+        small = _small(image)
+        if self._previous is None or self._previous.shape != small.shape:
+            self._previous = small
+            self._reference = small
             self._quiet = 1
             self._still = 1
             self.motion = self.presence = 0.0
             return "stable" if s.hold <= 1 else "settling"
-        moved = _change(grey, self._previous, s.shift)
+        moved = _change(small, self._previous, s.shift)
         self.motion = float(moved.mean())
-        self._previous = grey
+        self._previous = small
         still = s.stills or self.motion < s.motion
         # A border that has not changed at all from the last frame: a card or an object
         # lying there, not an arm (an arm always moves a little, even while it carries).
         frozen = still and _border_change(moved > s.change / 2, s) < 0.005
         self._still = self._still + 1 if frozen else 0
         assert self._reference is not None
-        self.presence = _border_change(_change(grey, self._reference, s.shift) > s.change, s)
+        self.presence = _border_change(_change(small, self._reference, s.shift) > s.change, s)
         if still and self.presence >= s.presence and self._still >= s.patience:
             self.presence = 0.0
         quiet = still and self.presence < s.presence
         self._quiet = self._quiet + 1 if quiet else 0
         if self._quiet >= s.hold:
-            self._reference = grey
+            self._reference = small
             return "stable"
         return "settling" if quiet else "moving"
 
@@ -104,25 +104,28 @@ class StabilityGate:
         self._quiet = self._still = 0
 
 
-def _small_grey(image: np.ndarray) -> np.ndarray:
+def _small(image: np.ndarray) -> np.ndarray:
+    """A small blurred colour copy (a sleeve may have the table's brightness, rarely its colour)."""
     small = cv2.resize(image, SIZE, interpolation=cv2.INTER_AREA)
-    if small.ndim == 3:
-        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
 
 
-def _change(grey: np.ndarray, reference: np.ndarray, shift: int) -> np.ndarray:
-    """How far each pixel lies outside the range of the reference's pixels around it.
+def _change(small: np.ndarray, reference: np.ndarray, shift: int) -> np.ndarray:
+    """How far each pixel lies outside the range of the reference's pixels around it (largest over colours).
 
     A camera that wanders a little shifts edges by a pixel; they stay within
     their neighbourhood's range, whereas a hand that was not there does not.
     """
     if shift <= 0:
-        return np.abs(grey - reference)
-    kernel = np.ones((2 * shift + 1, 2 * shift + 1), np.uint8)
-    high = cv2.dilate(reference, kernel)
-    low = cv2.erode(reference, kernel)
-    return np.maximum(np.maximum(grey - high, low - grey), 0.0)
+        change = np.abs(small - reference)
+    else:
+        kernel = np.ones((2 * shift + 1, 2 * shift + 1), np.uint8)
+        high = cv2.dilate(reference, kernel)
+        low = cv2.erode(reference, kernel)
+        change = np.maximum(np.maximum(small - high, low - small), 0.0)
+    return change.max(axis=2) if change.ndim == 3 else change
 
 
 def _border_change(changed: np.ndarray, s: GateSettings) -> float:

@@ -142,14 +142,32 @@ def test_a_misread_start_card_is_corrected_once_later_frames_disagree(tmp_path: 
     assert result.consistent, result.mismatch
 
 
-def test_a_move_taken_back_is_an_undo_note(tmp_path: Path) -> None:
-    start, move = next((p, m) for p in _game(4, 1, 8) for m in legal_moves(p)
-                       if isinstance(m, TableauMove) and m.count < len(p.columns[m.source].up))
-    after = apply_move(start, move).after  # turns nothing over, so the hand can take it back
+def _take_back_cases() -> dict[str, tuple[Position, TableauMove]]:
+    positions = _game(4, 1, 8)
+    illegal = next((p, m) for p in positions for m in (TableauMove(s, t, 1) for s in range(10) for t in range(10))
+                   if m.source != m.target and len(p.columns[m.source].up) > 1 and p.columns[m.target].up
+                   and not apply_move(p, m, force=True).legal)
+    legal = next((p, m) for p in positions for m in legal_moves(p)
+                 if isinstance(m, TableauMove) and m.count < len(p.columns[m.source].up))
+    flipping = next((positions[0], m) for m in legal_moves(positions[0]) if isinstance(m, TableauMove))
+    return {"illegal": illegal, "legal": legal, "flipping": flipping}
+
+
+@pytest.mark.parametrize("case, logged", [
+    ("illegal", "undo"),     # a rule break put right: the take-back is an undo note
+    ("flipping", "undo"),    # the card turned over is turned face down again: only an undo explains it
+    ("legal", "move"),       # a legal move put back by the rules is a move of its own
+])
+def test_a_move_taken_back(case: str, logged: str, tmp_path: Path) -> None:
+    start, move = _take_back_cases()[case]
+    after = apply_move(start, move, force=True).after
     tracker, _ = _track([start, after], tmp_path, states=[0, 1, 0])
-    kinds = [e.kind for e in tracker.history]
-    assert kinds[-1] == "note" and isinstance(tracker.history[-1], NoteEvent)
-    assert str(tracker.history[-1].undo) == str(move)
+    last = tracker.history[-1]
+    if logged == "undo":
+        assert isinstance(last, NoteEvent) and str(last.undo) == str(move)
+    else:
+        assert isinstance(last, MoveEvent) and (last.move.source, last.move.target) == (move.target, move.source)
+    assert tracker.position.spn() == start.observed().spn()
     assert replay(read_log(tmp_path / "game.jsonl")).consistent
 
 
