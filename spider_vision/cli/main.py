@@ -21,6 +21,7 @@ from spider_vision.cli import (
     calibrate,
     deal,
     engine,
+    gui,
     hint,
     main_job,
     moves,
@@ -29,6 +30,7 @@ from spider_vision.cli import (
     render_game,
     replay,
     solve,
+    track,
     winnable,
 )
 from spider_vision.cli.common import EXIT_BAD_INPUT, EXIT_FAILED, CommandError
@@ -47,6 +49,8 @@ COMMANDS = [
     render_game,
     analyze,
     calibrate,
+    track,
+    gui,
 ]
 
 

@@ -1,17 +1,20 @@
 """``spider-vision`` with no command: the main job.
 
-Until the camera window exists, it says so and replays the bundled sample
-game log in the terminal: each event, every rule break with its reason, and
-before each move the hint the engine gives for the position the player saw.
+With a display it opens the window (``spider-vision gui``): the first camera
+when one opens, else the bundled sample video. Without one (no DISPLAY or
+WAYLAND_DISPLAY on Linux, or Qt cannot open its platform) it says so in one
+line and replays the bundled sample game log in the terminal: each event,
+every rule break with its reason, and before each move the hint the engine
+gives for the position the player saw.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 import spider_vision
+from spider_vision.cli import gui
 from spider_vision.cli.common import EXIT_FAILED, CommandError
 from spider_vision.cli.replay import load_log, report
 from spider_vision.gamelog import MoveEvent, describe, replay
@@ -27,7 +30,15 @@ def sample_path() -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay the sample game in the terminal with the hints."""
+    """Open the window when there is a display; otherwise replay the sample game in the terminal."""
+    problem = gui.display_problem(visible=True)
+    if problem is None:
+        return gui.open_window()
+    return run_in_terminal(problem)
+
+
+def run_in_terminal(problem: str) -> int:
+    """Replay the sample game in the terminal with the hints; ``problem`` says why there is no window."""
     path = sample_path()
     if not path.is_file():
         raise CommandError(
@@ -35,10 +46,8 @@ def run(args: argparse.Namespace) -> int:
             f"python3 -m spider_vision.gamelog.sample {SAMPLE_LOG}",
             EXIT_FAILED,
         )
-    display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    where = "" if display else "no display was found and "
     print(
-        f"Spider Vision runs in the terminal ({where}the camera window is not built yet): "
+        f"Spider Vision runs in the terminal ({problem}, so the window cannot open): "
         f"replaying the sample game {SAMPLE_LOG} with its rule breaks and hints."
     )
     result = replay(load_log(path))

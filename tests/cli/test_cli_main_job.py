@@ -1,4 +1,4 @@
-"""``spider-vision`` with no command: says there is no camera window yet, replays the sample."""
+"""``spider-vision`` with no command and no display: says so in one line, replays the sample in the terminal."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_main_job_replays_the_sample_with_its_flags_and_hints(cli, monkeypatch) 
     outcome = cli()
     assert outcome.code == 0 and outcome.err == ""
     lines = outcome.out.splitlines()
-    assert "camera window is not built yet" in lines[0] and "terminal" in lines[0]
+    assert "window cannot open" in lines[0] and "terminal" in lines[0]
     assert "no display was found" in lines[0]
     events = [logged.event for logged in read_log(main_job.sample_path()).events]
     illegal = [e for e in events if isinstance(e, MoveEvent) and not e.legal]

@@ -1,0 +1,194 @@
+"""Which moves turned the last known position into the table the camera now shows.
+
+Hypothesis scoring: from the tracker's position (the cards the history
+knows), every tableau move (any source, target and count, legal or not), the
+deal and taking back the last move are carried out with the engine (``force``
+follows a rule break physically) and each predicted table is scored against
+the frames of the stable period: pile shapes, face-down counts and the
+reader's evidence for the cards the history knows (``align_column``). When no
+single move explains the frames, sequences of two are tried. The best
+explanation wins; a different result scoring nearly as well makes it
+ambiguous.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+from dataclasses import dataclass
+from typing import Sequence
+
+from spider_vision.engine import (
+    Deal,
+    IllegalMoveError,
+    Move,
+    Position,
+    Step,
+    TableauMove,
+    Variant,
+    apply_move,
+)
+from spider_vision.tracking.observation import Alignment, TableView, align_column, column_classes
+
+__all__ = ["Hypothesis", "Inference", "Scorer", "infer"]
+
+logger = logging.getLogger(__name__)
+
+MOVE_PRIOR = -0.5
+"""Log prior of one move (a still table is the likeliest explanation of a still table)."""
+ILLEGAL_PRIOR = -1.5
+"""Extra log prior of a rule break: players mostly play by the rules."""
+SEQUENCE_PRIOR = -3.0
+"""Extra log prior of two moves between stable tables (a player usually pauses after each)."""
+UNDO_PRIOR = -1.0
+"""Log prior of taking back the last move (a legal one): a player who puts the cards back by the
+rules makes a move, logged as such; only turning a card face down again needs the take-back."""
+UNDO_ILLEGAL_PRIOR = -0.3
+"""Log prior of taking back an illegal move: above any move, so that putting the cards back is
+logged as the take-back it is."""
+AMBIGUOUS = 1.5
+"""A runner-up with another outcome within this many nats (per frame) makes the choice ambiguous."""
+TOLERATED = 1.0
+"""Columns per view (median) that may show something unexplained: a stray detection is common."""
+FIRST_OF_PAIRS = 20
+"""Single moves extended to sequences of two when no single move explains the frames."""
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One explanation: the steps carried out (none: nothing changed) and how well it fits."""
+
+    steps: tuple[Step, ...]
+    after: Position
+    score: float
+    problems: float
+    undo: Step | None = None
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(step.move for step in self.steps)  # type: ignore[misc]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.steps) or self.undo is not None
+
+    def describe(self) -> str:
+        if self.undo is not None:
+            return f"undo {self.undo.move}"
+        return " then ".join(str(move) for move in self.moves) or "no change"
+
+
+@dataclass(frozen=True)
+class Inference:
+    """The best explanation, the best one with a different outcome, and whether to trust it."""
+
+    best: Hypothesis
+    runner_up: Hypothesis | None
+    explained: bool
+    ambiguous: bool
+
+
+class Scorer:
+    """Scores predicted positions against the views of one stable period (cached per column)."""
+
+    def __init__(self, views: Sequence[TableView]) -> None:
+        if not views:
+            raise ValueError("no views to score against")
+        self.views = tuple(views)
+        self._cache: dict[tuple[int, int, tuple[int, ...]], tuple[float, tuple[Alignment, ...]]] = {}
+
+    def column(self, index: int, down: int, classes: tuple[int, ...]) -> tuple[float, tuple[Alignment, ...]]:
+        key = (index, down, classes)
+        cached = self._cache.get(key)
+        if cached is None:
+            alignments = tuple(align_column(down, classes, view.columns[index]) for view in self.views)
+            cached = (sum(a.score for a in alignments) / len(alignments), alignments)
+            self._cache[key] = cached
+        return cached
+
+    def alignments(self, position: Position) -> list[tuple[Alignment, ...]]:
+        """Per column, its alignment with each view."""
+        return [self.column(k, len(c.down), column_classes(c.up))[1] for k, c in enumerate(position.columns)]
+
+    def score(self, position: Position) -> tuple[float, float]:
+        """Mean log evidence per view, and the median number of columns a view shows unexplained."""
+        total = 0.0
+        problems = [0] * len(self.views)
+        for k, pile in enumerate(position.columns):
+            value, alignments = self.column(k, len(pile.down), column_classes(pile.up))
+            total += value
+            for v, alignment in enumerate(alignments):
+                problems[v] += alignment.problems
+        return total, float(statistics.median(problems))
+
+
+def _moves(position: Position) -> list[Move]:
+    """Every move a hand can make: each tableau group (known cards) to each other column, and the deal."""
+    moves: list[Move] = []
+    for source, pile in enumerate(position.columns):
+        for count in range(1, len(pile.up) + 1):
+            if pile.up[len(pile.up) - count] is None:
+                break
+            moves.extend(TableauMove(source, target, count) for target in range(10) if target != source)
+    if position.stock:
+        moves.append(Deal())
+    return moves
+
+
+def _step(position: Position, move: Move, variant: Variant) -> Step | None:
+    try:
+        return apply_move(position, move, variant, force=True)
+    except IllegalMoveError:
+        return None
+
+
+def _prior(steps: Sequence[Step]) -> float:
+    prior = sum(MOVE_PRIOR + (0.0 if step.legal else ILLEGAL_PRIOR) for step in steps)
+    return prior + SEQUENCE_PRIOR * max(len(steps) - 1, 0)
+
+
+def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: Step | None = None) -> Hypothesis:
+    value, problems = scorer.score(after)
+    if undo is not None:
+        prior = UNDO_PRIOR if undo.legal else UNDO_ILLEGAL_PRIOR
+    else:
+        prior = _prior(steps)
+    return Hypothesis(steps, after, value + prior, problems, undo)
+
+
+def infer(position: Position, views: Sequence[TableView], variant: Variant,
+          last: Step | None = None) -> Inference:
+    """Explain the views from ``position``; ``last`` is the move that may be taken back."""
+    scorer = Scorer(views)
+    candidates = [_hypothesis(scorer, (), position)]
+    singles: list[Hypothesis] = []
+    for move in _moves(position):
+        step = _step(position, move, variant)
+        if step is not None:
+            singles.append(_hypothesis(scorer, (step,), step.after))
+    candidates += singles
+    if last is not None:
+        candidates.append(_hypothesis(scorer, (), last.before, undo=last))
+    candidates.sort(key=lambda h: -h.score)
+    if candidates[0].problems > 0:
+        singles.sort(key=lambda h: -h.score)
+        pairs = []
+        for first in singles[:FIRST_OF_PAIRS]:
+            for move in _moves(first.after):
+                step = _step(first.after, move, variant)
+                if step is not None:
+                    pairs.append(_hypothesis(scorer, (first.steps[0], step), step.after))
+        candidates = sorted(candidates + pairs, key=lambda h: -h.score)
+    best = candidates[0]
+    spn = best.after.spn()
+    runner_up = next((h for h in candidates[1:] if h.after.spn() != spn), None)
+    ambiguous = runner_up is not None and best.score - runner_up.score < AMBIGUOUS and best.changed
+    logger.debug("best %s (%.2f, problems %.1f); runner-up %s (%.2f)", best.describe(), best.score,
+                 best.problems, runner_up.describe() if runner_up else "-", runner_up.score if runner_up else 0.0)
+    if best.problems and logger.isEnabledFor(logging.DEBUG):
+        for k, alignments in enumerate(scorer.alignments(best.after)):
+            bad = [(a.extras, a.top_missed) for a in alignments if a.problems]
+            if bad:
+                logger.debug("  column %s: %s; predicted %s, seen %s", "abcdefghij"[k], bad,
+                             best.after.columns[k].text(), [len(v.columns[k]) for v in scorer.views])
+    return Inference(best, runner_up, best.problems <= TOLERATED, ambiguous)

@@ -1,0 +1,255 @@
+"""What one read frame says about the table, and how well a pile the game predicts fits it.
+
+``TableView`` keeps, per column, the face-down count the counter gave and the
+face-up cards in pile order, each as log-likelihood ratios over the 52
+identities (the reader's probabilities against a uniform guess, floored so
+that one confident misread costs a bounded amount). ``align_column`` matches
+a predicted pile to an observed one allowing for cards the detector missed
+and detections that are not cards: the score is the evidence for the
+prediction, and the matches say which observation belongs to which card.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from spider_vision.engine import SuitMode
+from spider_vision.engine.cards import MaybeCard
+from spider_vision.vision import TableReading
+from spider_vision.vision.reading import class_index
+
+__all__ = [
+    "Alignment",
+    "card_class",
+    "column_classes",
+    "ColumnGuide",
+    "ColumnView",
+    "TableView",
+    "align_column",
+    "allowed_classes",
+    "view_from_reading",
+]
+
+FLOOR = 0.01
+"""Share of a uniform guess mixed into every read: a confident misread costs at most log(FLOOR)."""
+MISS = math.log(0.15)
+"""A covered face-up card the detector did not find."""
+MISS_TOP = math.log(0.01)
+"""The exposed card of a pile not found (it is whole, so the detector rarely misses it)."""
+EXTRA = math.log(0.02)
+"""A detection in a column that no card of the prediction explains."""
+DOWN = 0.6
+"""Cost per face-down card between the predicted and the counted number (the counter is noisy)."""
+BAND = 3
+"""Alignments never drift more than this many cards between prediction and observation."""
+UNKNOWN_CLASS = -1
+
+
+@dataclass(frozen=True)
+class ColumnView:
+    """One column as a frame shows it: face-down count and the face-up cards' evidence, bottom first."""
+
+    down: int
+    up: np.ndarray  # (n, 52) log-likelihood ratios
+
+    def __len__(self) -> int:
+        return len(self.up)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The ten columns of one read frame."""
+
+    frame: int
+    columns: tuple[ColumnView, ...]
+
+    @property
+    def face_up(self) -> int:
+        """Face-up cards seen in the columns."""
+        return sum(len(column) for column in self.columns)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """How a predicted pile fits an observed one: the score and which observations match which cards."""
+
+    score: float
+    matches: tuple[tuple[int, int], ...]  # (predicted face-up slot, observed card)
+    extras: int
+    top_missed: bool
+
+    @property
+    def problems(self) -> int:
+        """1 when the observation shows something the prediction cannot explain, else 0."""
+        return int(self.extras > 0 or self.top_missed)
+
+
+def allowed_classes(mode: SuitMode) -> np.ndarray:
+    """Mask (52,) of the identities the suit mode has."""
+    allowed = np.zeros(52, bool)
+    for card in mode.deck():
+        allowed[class_index(card)] = True
+    return allowed
+
+
+def _ratios(probabilities: np.ndarray | None, allowed: np.ndarray) -> np.ndarray:
+    count = int(allowed.sum())
+    if probabilities is None:
+        return np.where(allowed, 0.0, -20.0)
+    p = np.where(allowed, np.asarray(probabilities, np.float64), 0.0)
+    total = float(p.sum())
+    p = p / total if total > 0 else allowed / count
+    p = (1 - FLOOR) * p + FLOOR / count
+    return np.where(allowed, np.log(np.maximum(p * count, 1e-12)), -20.0)
+
+
+@dataclass(frozen=True)
+class ColumnGuide:
+    """Where the ten columns lie across the picture, learnt from a reading that named them.
+
+    The reader names the columns only when it recognises all ten; an empty
+    column at the edge of the tableau hides one, and then its piles come
+    unnamed. Columns run along ``direction``; ``across[k]`` is column k's
+    place across them (empty columns placed by the even spacing of the others).
+    """
+
+    direction: np.ndarray
+    across: np.ndarray
+    spacing: float
+
+    @classmethod
+    def from_reading(cls, reading: TableReading) -> ColumnGuide | None:
+        named = [card for card in reading.cards if card.column is not None and 0 <= card.column < 10]
+        if not named:
+            return None
+        downs = np.array([card.quad[3] - card.quad[0] for card in named], np.float64)
+        direction = downs.mean(axis=0)
+        norm = float(np.hypot(*direction))
+        if norm < 1e-6:
+            return None
+        direction = direction / norm
+        normal = np.array([-direction[1], direction[0]])
+        places: dict[int, list[float]] = {}
+        for card in named:
+            places.setdefault(int(card.column), []).append(float(card.quad.mean(axis=0) @ normal))
+        columns = sorted(places)
+        if len(columns) < 5:
+            return None
+        means = np.array([np.median(places[k]) for k in columns])
+        slope, offset = np.polyfit(np.array(columns, np.float64), means, 1)
+        if abs(slope) < 1e-6:
+            return None
+        across = offset + slope * np.arange(10, dtype=np.float64)
+        for k, value in zip(columns, means):
+            across[k] = value
+        return cls(direction, across, float(abs(slope)))
+
+    def column_of(self, point: np.ndarray) -> int | None:
+        """The column a point of the picture lies in, or ``None`` when it lies between or beyond them."""
+        normal = np.array([-self.direction[1], self.direction[0]])
+        offsets = np.abs(self.across - float(point @ normal))
+        k = int(offsets.argmin())
+        return k if offsets[k] < 0.45 * self.spacing else None
+
+
+def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
+                      guide: ColumnGuide | None = None) -> TableView | None:
+    """The columns of a reading; ``None`` when it shows no tableau columns.
+
+    Piles the reader left unnamed are put in columns by ``guide`` when there is one.
+    """
+    ups: list[list[tuple[int, np.ndarray]]] = [[] for _ in range(10)]
+    downs = [0] * 10
+    placed = False
+    named = any(card.column is not None for card in reading.cards)
+    for card in reading.cards:
+        column = card.column
+        if not named and guide is not None:
+            column = guide.column_of(card.quad.mean(axis=0))
+            if column is not None:
+                card = card.with_(column=column)
+        if card.column is None or not 0 <= card.column < 10:
+            continue
+        placed = True
+        if card.face_up:
+            ups[card.column].append((card.index, _ratios(card.probabilities, allowed)))
+        else:
+            downs[card.column] += 1
+    if not placed:
+        return None
+    columns = []
+    for letter in range(10):
+        cards = [ratios for _, ratios in sorted(ups[letter], key=lambda pair: pair[0])]
+        up = np.stack(cards) if cards else np.zeros((0, 52))
+        columns.append(ColumnView(downs[letter], up))
+    return TableView(frame, tuple(columns))
+
+
+def card_class(card: MaybeCard) -> int:
+    """The class number of a known card, ``UNKNOWN_CLASS`` for ``??``."""
+    return UNKNOWN_CLASS if card is None else class_index(card)
+
+
+def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Alignment:
+    """Fit predicted face-up cards (class numbers, ``UNKNOWN_CLASS`` for unread) to one observed column."""
+    n, m = len(classes), len(view.up)
+    base = -DOWN * abs(down - view.down)
+    if n == 0 and m == 0:
+        return Alignment(base, (), 0, False)
+    minus = -math.inf
+    # score[i][j]: best score with i predicted and j observed cards used; move: 0 match, 1 miss, 2 extra
+    score = [[minus] * (m + 1) for _ in range(n + 1)]
+    move = [[-1] * (m + 1) for _ in range(n + 1)]
+    score[0][0] = 0.0
+    up = view.up
+    for i in range(n + 1):
+        low, high = max(0, i - BAND), min(m, i + BAND)
+        for j in range(low, high + 1):
+            if i == 0 and j == 0:
+                continue
+            best, how = minus, -1
+            if i > 0 and j > 0 and score[i - 1][j - 1] > minus:
+                cls = classes[i - 1]
+                value = score[i - 1][j - 1] + (0.0 if cls < 0 else float(up[j - 1, cls]))
+                if value > best:
+                    best, how = value, 0
+            if i > 0 and score[i - 1][j] > minus:
+                value = score[i - 1][j] + (MISS_TOP if i == n else MISS)
+                if value > best:
+                    best, how = value, 1
+            if j > 0 and score[i][j - 1] > minus:
+                value = score[i][j - 1] + EXTRA
+                if value > best:
+                    best, how = value, 2
+            score[i][j], move[i][j] = best, how
+    if score[n][m] == minus:
+        # Too far apart for the band: every prediction missed, every observation extra.
+        total = base + MISS * max(n - 1, 0) + (MISS_TOP if n else 0.0) + EXTRA * m
+        return Alignment(total, (), m, n > 0)
+    matches: list[tuple[int, int]] = []
+    extras = 0
+    top_missed = False
+    i, j = n, m
+    while i > 0 or j > 0:
+        how = move[i][j]
+        if how == 0:
+            matches.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif how == 1:
+            if i == n:
+                top_missed = True
+            i -= 1
+        else:
+            extras += 1
+            j -= 1
+    matches.reverse()
+    return Alignment(base + score[n][m], tuple(matches), extras, top_missed)
+
+
+def column_classes(up: tuple[MaybeCard, ...]) -> tuple[int, ...]:
+    """Class numbers of a pile's face-up cards."""
+    return tuple(card_class(card) for card in up)
+

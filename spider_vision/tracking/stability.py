@@ -1,0 +1,144 @@
+"""Which frames show the table at rest: no hand over it and no picture moving.
+
+Two cheap tests on a small blurred colour copy of each frame, both tolerant of
+the shift of a pixel that a camera's own wander causes (a pixel counts as
+changed only when it leaves the range of the pixels around it before):
+
+* motion: the mean change from the previous frame (a hand moving, the camera
+  knocked);
+* presence: a hand reaches over the table with its arm, and the arm crosses
+  the picture's edge; the cards stay inside. The border is cut into short
+  segments, and one segment largely changed since the last frame at rest
+  means an arm.
+
+A frame is ``stable`` once both tests have been quiet for ``hold`` frames in a
+row, ``settling`` while they are quiet for fewer, ``moving`` otherwise. When
+the border stays changed but does not change at all for ``patience`` frames
+(an object left at the edge, a long column reaching it), the new border is
+accepted.
+For a folder of photos (``stills``) every picture is at rest unless a hand
+shows at the border.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["GateSettings", "StabilityGate"]
+
+SIZE = (160, 90)
+"""Width and height of the small copy the tests run on."""
+
+
+@dataclass(frozen=True)
+class GateSettings:
+    """Thresholds of the stability tests (levels 0..255 of a colour channel on the small copy)."""
+
+    motion: float = 0.6
+    """The most mean change from the previous frame that still counts as still."""
+    border: int = 6
+    """Width of the border (pixels of the small copy) where an arm is looked for."""
+    segment: int = 20
+    """Length of the border's segments along the top and bottom (the sides get proportionally shorter)."""
+    change: float = 25.0
+    """Grey levels by which a pixel must leave its old neighbourhood's range to count as changed."""
+    presence: float = 0.14
+    """Share of one border segment that, changed, means an arm over the table."""
+    shift: int = 1
+    """Pixels (of the small copy) the picture may shift without counting as changed."""
+    hold: int = 3
+    patience: int = 8
+    """Still frames after which a changed border counts as the new rest (a pause of a hand is shorter)."""
+    stills: bool = False
+    """Each picture was taken at rest (a folder of photos): only the border test applies."""
+
+
+class StabilityGate:
+    """Classifies each frame as ``moving``, ``settling`` or ``stable``."""
+
+    def __init__(self, settings: GateSettings | None = None) -> None:
+        self.settings = settings or GateSettings()
+        self._previous: np.ndarray | None = None
+        self._reference: np.ndarray | None = None
+        self._quiet = 0
+        self._still = 0
+        self.motion = 0.0
+        self.presence = 0.0
+
+    def update(self, image: np.ndarray) -> str:
+        """The state of this frame."""
+        s = self.settings
+        small = _small(image)
+        if self._previous is None or self._previous.shape != small.shape:
+            self._previous = small
+            self._reference = small
+            self._quiet = 1
+            self._still = 1
+            self.motion = self.presence = 0.0
+            return "stable" if s.hold <= 1 else "settling"
+        moved = _change(small, self._previous, s.shift)
+        self.motion = float(moved.mean())
+        self._previous = small
+        still = s.stills or self.motion < s.motion
+        # A border that has not changed at all from the last frame: a card or an object
+        # lying there, not an arm (an arm always moves a little, even while it carries).
+        frozen = still and _border_change(moved > s.change / 2, s) < 0.005
+        self._still = self._still + 1 if frozen else 0
+        assert self._reference is not None
+        self.presence = _border_change(_change(small, self._reference, s.shift) > s.change, s)
+        if still and self.presence >= s.presence and self._still >= s.patience:
+            self.presence = 0.0
+        quiet = still and self.presence < s.presence
+        self._quiet = self._quiet + 1 if quiet else 0
+        if self._quiet >= s.hold:
+            self._reference = small
+            return "stable"
+        return "settling" if quiet else "moving"
+
+    def reset(self) -> None:
+        """Forget everything (a new source)."""
+        self._previous = self._reference = None
+        self._quiet = self._still = 0
+
+
+def _small(image: np.ndarray) -> np.ndarray:
+    """A small blurred colour copy (a sleeve may have the table's brightness, rarely its colour)."""
+    small = cv2.resize(image, SIZE, interpolation=cv2.INTER_AREA)
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
+
+
+def _change(small: np.ndarray, reference: np.ndarray, shift: int) -> np.ndarray:
+    """How far each pixel lies outside the range of the reference's pixels around it (largest over colours).
+
+    A camera that wanders a little shifts edges by a pixel; they stay within
+    their neighbourhood's range, whereas a hand that was not there does not.
+    """
+    if shift <= 0:
+        change = np.abs(small - reference)
+    else:
+        kernel = np.ones((2 * shift + 1, 2 * shift + 1), np.uint8)
+        high = cv2.dilate(reference, kernel)
+        low = cv2.erode(reference, kernel)
+        change = np.maximum(np.maximum(small - high, low - small), 0.0)
+    return change.max(axis=2) if change.ndim == 3 else change
+
+
+def _border_change(changed: np.ndarray, s: GateSettings) -> float:
+    """The largest share of changed pixels in one segment of the picture's border."""
+    height, width = changed.shape
+    w = s.border
+    across = max(s.segment, 1)
+    down = max(round(across * height / width), 1)
+    shares = [0.0]
+    for x in range(0, width, across):
+        shares.append(float(changed[:w, x:x + across].mean()))
+        shares.append(float(changed[height - w:, x:x + across].mean()))
+    for y in range(0, height, down):
+        shares.append(float(changed[y:y + down, :w].mean()))
+        shares.append(float(changed[y:y + down, width - w:].mean()))
+    return max(shares)

@@ -1,0 +1,678 @@
+"""Follow a physical game frame by frame: stable tables, moves between them, rule breaks, the log.
+
+``Tracker.feed`` takes every frame. The stability gate lets only frames of a
+table at rest through; those are read (``read_table``) and collected into a
+stable period. From the first period the tracker takes the start position;
+from each later one it infers the moves since the last (``infer``), follows
+them with the engine (illegal ones too, flagged with the rules' reason) and
+writes them to the game log at once. Cards turned over or dealt are read
+from the evidence of all frames of the period (fusion) when the period ends;
+every card the game knows keeps gathering evidence while it shows, and a
+correction is written when that evidence overturns an earlier read.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from spider_vision.engine import (
+    STANDARD,
+    Card,
+    Column,
+    Deal,
+    Flip,
+    Game,
+    IllegalMoveError,
+    NotationError,
+    Position,
+    PositionError,
+    Step,
+    SuitMode,
+    TableauMove,
+    Variant,
+    apply_move,
+    column_letter,
+    is_legal,
+    reveal,
+)
+from spider_vision.gamelog import (
+    SOURCES,
+    CorrectionEvent,
+    Event,
+    FlipEvent,
+    LogWriter,
+    MoveEvent,
+    NoteEvent,
+    RemoveEvent,
+    read_log,
+    replay,
+)
+from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
+from spider_vision.tracking.inference import Hypothesis, Scorer, infer
+from spider_vision.tracking.observation import ColumnGuide, TableView, allowed_classes, view_from_reading
+from spider_vision.tracking.sources import Frame
+from spider_vision.tracking.stability import GateSettings, StabilityGate
+from spider_vision.vision import Models, TableReading, VisionError, read_table
+from spider_vision.vision.reading import card_classes, class_index
+from spider_vision.vision.rules import DEALT_DOWN
+
+__all__ = ["STILLS", "Flag", "TrackUpdate", "Tracker", "TrackerSettings"]
+
+logger = logging.getLogger(__name__)
+
+CLASSES = card_classes()
+UNREADABLE = 3
+"""Frames at rest in a row that cannot be read (too dark, no cards) before a ``camera`` flag."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Something the player should look at: a rule break, a doubtful read, an ambiguous change."""
+
+    kind: str  # "illegal-move" | "blocked-deal" | "doubtful-card" | "misread" | "ambiguous" | "camera"
+    message: str
+    column: int | None = None
+    index: int | None = None
+    frame: int | None = None
+
+
+@dataclass(frozen=True)
+class TrackUpdate:
+    """What one frame did: its state, its reading (when read), the belief, events and flags."""
+
+    frame: Frame
+    state: str  # "moving", "settling", "stable"
+    reading: TableReading | None
+    position: Position | None
+    events: tuple[Event, ...]
+    flags: tuple[Flag, ...]
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """How many frames the tracker reads and how sure it must be."""
+
+    start_views: int = 4
+    """Readings of the first stable table before the start position is taken."""
+    resolve_views: int = 2
+    """Readings of a stable table before the move that led to it is inferred."""
+    evidence_views: int = 6
+    """Readings per stable period in all (the rest of a long still period is not read)."""
+    retry_every: int = 3
+    """While the table is unexplained, read every this many stable frames."""
+    retries: int = 3
+    """Unexplained inferences in one period before the best explanation is taken anyway (flagged)."""
+    correction_margin: float = 6.0
+    """Score (nats) by which another identity must beat a card's for a correction."""
+    doubtful_below: float = 2.0
+    """A card read with a lead smaller than this over the next identity is flagged doubtful."""
+    gate: GateSettings = field(default_factory=GateSettings)
+
+
+STILLS = TrackerSettings(start_views=1, resolve_views=1, gate=GateSettings(hold=1, stills=True))
+"""Settings for a folder of photos: each picture is a table at rest of its own."""
+
+
+@dataclass
+class _Period:
+    """The frames of one stable table and the evidence they gave each card."""
+
+    readings: list[tuple[int, TableReading]] = field(default_factory=list)
+    resolved: bool = False
+    attempts: int = 0
+    stable_frames: int = 0
+    gathered: int = 0  # readings already turned into evidence
+    start: bool = False  # the period the start position was taken from
+    sums: dict[int, np.ndarray] = field(default_factory=dict)
+    counts: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Committed:
+    """A move or deal followed, with what is needed to take it back."""
+
+    step: Step
+    ids: tuple[list[list[int]], int]
+    game_length: int
+
+
+class Tracker:
+    """Turns frames of a physical game into a game log, a position and flags."""
+
+    def __init__(self, models: Models, *, suits: int | None = None, variant: Variant = STANDARD,
+                 log: LogWriter | None = None, log_path: str | Path | None = None,
+                 source_name: str = "video", settings: TrackerSettings | None = None,
+                 reader: Callable[[np.ndarray], TableReading] | None = None) -> None:
+        """``reader`` replaces ``read_table`` with these models (a test's stand-in, a calibrated reader)."""
+        self.models = models
+        self._reader = reader
+        self.suits = suits
+        self.variant = variant
+        self.source = _header_source(source_name)
+        self.settings = settings or (STILLS if self.source == "images" else TrackerSettings())
+        self.log_path = Path(log_path) if log_path is not None else None
+        self._writer: LogWriter | None = log
+        self._gate = StabilityGate(self.settings.gate)
+        self._t = 0.0
+        self._frame = -1
+        self.position: Position | None = None
+        self.game: Game | None = None
+        self.history: list[Event] = []
+        self._book: CardBook | None = None
+        self._moves: list[_Committed] = []
+        self._period: _Period | None = None
+        self._allowed: np.ndarray | None = None
+        self._guide: ColumnGuide | None = None
+        self._flagged: set[tuple[int, str]] = set()
+        self._seq = 1
+        self.frames_seen = 0
+        self.frames_read = 0
+        self.closed = False
+        self._unread = 0
+        if log is not None:
+            self._resume(log)
+
+    # --- the public interface ---------------------------------------------------------
+
+    def feed(self, frame: Frame) -> TrackUpdate:
+        """Process one frame; returns what it did."""
+        self._check_open()
+        self._t = float(frame.t)
+        self._frame = frame.index
+        self.frames_seen += 1
+        state = self._gate.update(frame.image)
+        events: list[Event] = []
+        flags: list[Flag] = []
+        reading = None
+        if state != "stable":
+            if self._period is not None:
+                self._end_period(events, flags)
+        else:
+            if self._period is not None and self.settings.gate.stills:
+                self._end_period(events, flags)  # every photo is a table at rest of its own
+            if self._period is None:
+                self._period = _Period()
+            period = self._period
+            period.stable_frames += 1
+            if self._wants_reading(period):
+                reading = self._read(frame.image, flags)
+                if reading is not None:
+                    period.readings.append((frame.index, reading))
+                    self._after_reading(period, events, flags)
+        return TrackUpdate(frame, state, reading, self.position, tuple(events), tuple(flags))
+
+    def correct(self, column: int, index: int, card: Card) -> CorrectionEvent:
+        """The player says the card at ``index`` of ``column`` (from the bottom) is ``card``."""
+        self._check_open()
+        if self.position is None or self._book is None:
+            raise ValueError("no game yet: the table has not been seen at rest")
+        if not 0 <= column < 10:
+            raise ValueError(f"there is no column {column}")
+        pile = self.position.columns[column]
+        cards = pile.cards()
+        if not 0 <= index < len(cards):
+            raise ValueError(f"column {column_letter(column)} has {len(cards)} cards; there is no card {index}")
+        self.position.mode.check_card(card)
+        if cards[index] != card and self.position.known_cards()[card] >= self.position.mode.copies:
+            raise ValueError(f"all {self.position.mode.copies} copies of {card} are already on the table")
+        event = self._write_correction(column, index, card)
+        slot = index - len(pile.down)
+        if 0 <= slot < len(self._book.ids[column]):
+            self._book.settle(self._book.id_at(column, slot), card)
+        return event
+
+    def undo_last(self) -> Event | None:
+        """Take back the last move followed (an undo note in the log); ``None`` when there is none."""
+        self._check_open()
+        if not self._moves or self.position is None:
+            return None
+        return self._take_back()
+
+    def close(self) -> None:
+        """Finish the stable period in progress (its reads are written) and close the log."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._period is not None:
+            self._end_period([], [])
+        if self._writer is not None:
+            self._writer.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ValueError("the tracker is closed")
+
+    def __enter__(self) -> Tracker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- reading -------------------------------------------------------------------------
+
+    def _wants_reading(self, period: _Period) -> bool:
+        s = self.settings
+        if self.position is None:
+            return True
+        if not period.resolved:
+            return period.attempts == 0 or period.stable_frames % s.retry_every == 0
+        return len(period.readings) < s.evidence_views
+
+    def _read(self, image: np.ndarray, flags: list[Flag]) -> TableReading | None:
+        """The reading of a frame at rest; a table that cannot be read for a while is flagged once."""
+        try:
+            if self._reader is not None:
+                reading = self._reader(image)
+            else:
+                reading = read_table(image, self.models, suits=self.suits)
+        except VisionError as error:
+            logger.debug("frame %d not read: %s", self._frame, error)
+            self._unread += 1
+            if self._unread == UNREADABLE:
+                flags.append(Flag("camera", f"the table cannot be read: {error}", frame=self._frame))
+            return None
+        self._unread = 0
+        self.frames_read += 1
+        return reading
+
+    def _views(self, readings: list[tuple[int, TableReading]]) -> list[TableView]:
+        allowed = self._allowed if self._allowed is not None else np.ones(52, bool)
+        views = []
+        for index, reading in readings:
+            guide = ColumnGuide.from_reading(reading)
+            if guide is not None:
+                self._guide = guide
+            view = view_from_reading(reading, index, allowed, self._guide)
+            if view is not None:
+                views.append(view)
+        return views
+
+    # --- periods -------------------------------------------------------------------------
+
+    def _after_reading(self, period: _Period, events: list[Event], flags: list[Flag]) -> None:
+        if self.position is None:
+            if len(period.readings) >= self.settings.start_views:
+                self._start(period)
+            return
+        if not period.resolved:
+            if len(period.readings) >= self.settings.resolve_views:
+                self._resolve(period, events, flags, final=False)
+            return
+        self._gather(period)
+
+    def _end_period(self, events: list[Event], flags: list[Flag]) -> None:
+        period, self._period = self._period, None
+        assert period is not None
+        if period.readings:
+            if self.position is None:
+                self._start(period)
+            elif not period.resolved:
+                self._resolve(period, events, flags, final=True)
+            elif period.gathered < len(period.readings):
+                self._gather(period)
+        if self.position is not None and self._book is not None:
+            self._book.add_votes(period.sums, period.counts)
+            if period.start:
+                for column, pile in enumerate(self.position.columns):
+                    for slot, card in enumerate(pile.up):
+                        self._flag_if_doubtful(column, slot, card, flags)
+            self._read_new_cards(events, flags)
+            self._review_cards(events, flags)
+
+    def _resolve(self, period: _Period, events: list[Event], flags: list[Flag], *, final: bool) -> None:
+        assert self.position is not None
+        views = self._views(period.readings[-self.settings.evidence_views:])
+        if not views:
+            return
+        last = self._moves[-1].step if self._moves else None
+        inference = infer(self.position, views, self.variant, last)
+        best = inference.best
+        if not inference.explained:
+            period.attempts += 1
+            if period.attempts < self.settings.retries and not final:
+                logger.debug("frame %d: table unexplained (best %s); waiting", self._frame, best.describe())
+                return
+            if best.changed:
+                flags.append(Flag("misread", f"the table does not quite match the game; taking it as "
+                                             f"{best.describe()} (check the cards)", frame=self._frame))
+        period.resolved = True
+        if best.changed:
+            if inference.ambiguous and inference.runner_up is not None:
+                flags.append(Flag("ambiguous", f"could not tell {best.describe()} from "
+                                               f"{inference.runner_up.describe()}; took {best.describe()}",
+                                  frame=self._frame))
+            self._commit(best, views, events, flags)
+        self._gather(period)
+
+    def _gather(self, period: _Period) -> None:
+        """Turn the period's readings not yet used into evidence for the cards they show."""
+        assert self.position is not None and self._book is not None
+        fresh = period.readings[period.gathered:]
+        period.gathered = len(period.readings)
+        views = self._views(fresh)
+        if not views:
+            return
+        for column, alignments in enumerate(Scorer(views).alignments(self.position)):
+            ids = self._book.ids[column]
+            for view, alignment in zip(views, alignments):
+                up = view.columns[column].up
+                for slot, observed in alignment.matches:
+                    if slot < len(ids):
+                        card_id = ids[slot]
+                        period.sums[card_id] = period.sums.get(card_id, 0.0) + up[observed]
+                        period.counts[card_id] = period.counts.get(card_id, 0) + 1
+
+    # --- moves ---------------------------------------------------------------------------
+
+    def _commit(self, best: Hypothesis, views: list[TableView], events: list[Event], flags: list[Flag]) -> None:
+        assert self.position is not None and self.game is not None and self._book is not None
+        if best.undo is not None:
+            events.append(self._take_back())
+            return
+        later: dict[tuple[int, int], np.ndarray] | None = None
+        for number, step in enumerate(best.steps):
+            if number and any(None in pile.up for pile in self.position.columns):
+                # A card turned over earlier in the sequence: read it where it lies at the end,
+                # then judge the next move with it known.
+                if later is None:
+                    later = _evidence_of(best.after, views)
+                self._read_new_cards(events, flags, later)
+            if number:  # earlier steps may have read or corrected cards: judge this one afresh
+                try:
+                    step = apply_move(self.position, step.move, self.variant, force=True)
+                except IllegalMoveError as error:
+                    logger.warning("frame %d: %s cannot follow: %s", self._frame, step.move, error)
+                    return
+            if not step.legal and isinstance(step.move, TableauMove):
+                step = self._legalise(step, events, flags)
+            self._follow(step, events, flags)
+
+    def _follow(self, step: Step, events: list[Event], flags: list[Flag]) -> None:
+        """Carry out a step: the game, the card ids, the log and the flag of a rule break."""
+        assert self.game is not None and self._book is not None
+        self._moves.append(_Committed(step, self._book.snapshot(), len(self.game.history)))
+        self.game.history.append(step)
+        self.game.undone.clear()
+        self._book.record_legal(step)
+        self._book.follow(step)
+        self.position = step.after
+        events.append(self._emit(MoveEvent(self._seq, self._t, step.move, step.legal, step.after.spn(),
+                                           step.reason)))
+        for removed in step.removals:
+            events.append(self._emit(RemoveEvent(self._seq, self._t, removed.column, removed.suit)))
+        if not step.legal:
+            if isinstance(step.move, Deal):
+                empty = step.before.empty_columns()
+                flags.append(Flag("blocked-deal", step.reason, empty[0] if empty else None, frame=self._frame))
+            else:
+                assert isinstance(step.move, TableauMove)
+                source = step.before.columns[step.move.source]
+                flags.append(Flag("illegal-move", step.reason, step.move.source,
+                                  len(source) - step.move.count, frame=self._frame))
+        logger.info("frame %d: %s%s", self._frame, step.move, "" if step.legal else f" ({step.reason})")
+
+    def _legalise(self, step: Step, events: list[Event], flags: list[Flag]) -> Step:
+        """An illegal-looking move that one doubtful card explains: correct the card, keep the move legal.
+
+        The move is legal with another identity of one of the cards it involves
+        when that identity's score (evidence and constraints) plus the prior for a
+        legal move beats the card's current one.
+        """
+        assert self.position is not None and self._book is not None
+        move = step.move
+        assert isinstance(move, TableauMove)
+        position = self.position
+        involved = [(move.source, len(position.columns[move.source].up) - k) for k in range(1, move.count + 1)]
+        if position.columns[move.target].up:
+            involved.append((move.target, len(position.columns[move.target].up) - 1))
+        known = self._book.cards_by_id(position)
+        best: tuple[float, int, int, Card] | None = None
+        for column, slot in involved:
+            current = position.columns[column].up[slot]
+            card_id = self._book.id_at(column, slot)
+            if current is None:
+                continue
+            base = self._book.score(card_id, current, known)
+            for card in self._book.candidates(card_id, position, current):
+                if card == current:
+                    continue
+                pile = position.columns[column]
+                changed = position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
+                if not is_legal(changed, move, self.variant):
+                    continue
+                gain = self._book.score(card_id, card, known) - base + LEGAL_PRIOR
+                if gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, column, slot, card)
+        if best is None:
+            return step
+        _, column, slot, card = best
+        index = len(position.columns[column].down) + slot
+        was = position.columns[column].up[slot]
+        events.append(self._write_correction(column, index, card))
+        flags.append(Flag("misread", f"column {column_letter(column)}: {was} was a misread; {move} shows it "
+                                     f"is {card}", column, index, self._frame))
+        assert self.position is not None
+        return apply_move(self.position, move, self.variant, force=True)
+
+    def _take_back(self) -> Event:
+        assert self.game is not None and self._book is not None
+        committed = self._moves.pop()
+        step = committed.step
+        self.position = step.before
+        self._book.restore(committed.ids)
+        del self.game.history[committed.game_length:]
+        self.game.undone.clear()
+        logger.info("frame %d: undo %s", self._frame, step.move)
+        return self._emit(NoteEvent(self._seq, self._t, f"undo {step.move}", step.move, step.before.spn()))
+
+    # --- the start ----------------------------------------------------------------------------
+
+    def _start(self, period: _Period) -> None:
+        readings = period.readings
+        if self.suits is None:
+            modes = Counter(reading.suits for _, reading in readings if reading.suits)
+            self.suits = modes.most_common(1)[0][0] if modes else 4
+        mode = SuitMode(self.suits)
+        self._allowed = allowed_classes(mode)
+        views = self._views(readings)
+        if not views:
+            return
+        shapes = Counter(tuple(len(column) for column in view.columns) for view in views)
+        shape = shapes.most_common(1)[0][0]
+        chosen = [view for view in views if tuple(len(c) for c in view.columns) == shape]
+        if all(count == 1 for count in shape):
+            downs = list(DEALT_DOWN)
+            stock, removed = 50, ""
+        else:
+            downs, stock, removed = _start_counts(readings, chosen, shape, mode)
+        means = [[sum(view.columns[c].up[k] for view in chosen) / len(chosen) for k in range(shape[c])]
+                 for c in range(10)]
+        cards = _assign(means, mode)
+        columns = tuple(Column((None,) * downs[c], tuple(cards[c])) for c in range(10))
+        position = Position(columns, (None,) * stock, removed, mode)
+        try:
+            position.validate()
+        except NotationError as error:
+            logger.warning("frame %d: the first table does not make a position (%s); waiting", self._frame, error)
+            return
+        self.position = position
+        self.game = Game(position, self.variant)
+        self._book = CardBook.for_position(position, self._allowed)
+        if self._writer is None and self.log_path is not None:
+            self._writer = LogWriter.create(self.log_path, position, variant=self.variant, source=self.source,
+                                            clock=lambda: self._t)
+        period.resolved = True
+        period.start = True
+        self._gather(period)
+        logger.info("frame %d: start %s", self._frame, position.spn())
+
+    def _resume(self, log: LogWriter) -> None:
+        """Continue the game of an existing log: its replayed position is the belief."""
+        result = replay(read_log(log.path))
+        self.variant = result.header.variant
+        self.suits = int(result.header.suits)
+        self._allowed = allowed_classes(result.header.suits)
+        self.position = result.position
+        self.game = Game(result.position, self.variant)
+        self._book = CardBook.for_position(self.position, self._allowed)
+        self._seq = log.next_seq
+
+    # --- cards ---------------------------------------------------------------------------------
+
+    def _read_new_cards(self, events: list[Event], flags: list[Flag],
+                        override: dict[tuple[int, int], np.ndarray] | None = None) -> None:
+        """Give every turned-over or dealt card (``??``) the identity its evidence favours.
+
+        ``override`` gives the evidence of cards by (column, slot) instead (a card turned
+        over in the middle of a sequence of moves, read where it lies at its end).
+        """
+        assert self.position is not None and self.game is not None and self._book is not None
+        for _ in range(200):
+            target = next(((c, pile.up.index(None)) for c, pile in enumerate(self.position.columns)
+                           if None in pile.up), None)
+            if target is None:
+                return
+            column, slot = target
+            card_id = self._book.id_at(column, slot)
+            if override is not None and (column, slot) in override:
+                self._book.vote(card_id, override[(column, slot)])
+            card, _ = self._book.best(card_id, self.position, None)
+            if card is None:
+                logger.warning("no identity left for the card in column %s", column_letter(column))
+                return
+            try:
+                step = reveal(self.position, column, card, self.variant)
+            except (IllegalMoveError, PositionError) as error:
+                logger.warning("cannot read %s into column %s: %s", card, column_letter(column), error)
+                return
+            self.game.history.append(step)
+            self._book.follow(step)
+            self.position = step.after
+            events.append(self._emit(FlipEvent(self._seq, self._t, column, card)))
+            for removed in step.removals:
+                events.append(self._emit(RemoveEvent(self._seq, self._t, removed.column, removed.suit)))
+            if len(self.position.columns[column].up) > slot:
+                self._flag_if_doubtful(column, slot, card, flags)
+
+    def _review_cards(self, events: list[Event], flags: list[Flag]) -> None:
+        """Correct a known card whose score (evidence and constraints) another identity now beats clearly."""
+        assert self.position is not None and self._book is not None
+        for column in range(10):
+            for slot in range(len(self.position.columns[column].up)):
+                pile = self.position.columns[column]
+                card = pile.up[slot]
+                if card is None:
+                    continue
+                card_id = self._book.id_at(column, slot)
+                best, lead = self._book.best(card_id, self.position, card)
+                if best is None or best == card or lead <= 0:
+                    continue
+                index = len(pile.down) + slot
+                if lead >= self.settings.correction_margin:
+                    events.append(self._write_correction(column, index, best))
+                    flags.append(Flag("misread", f"column {column_letter(column)}: {card} was a misread; "
+                                                 f"it is {best}", column, index, self._frame))
+                elif (card_id, str(card)) not in self._flagged:
+                    self._flagged.add((card_id, str(card)))
+                    flags.append(Flag("doubtful-card", f"column {column_letter(column)}: the camera now reads "
+                                                       f"{best} where the game has {card}", column, index,
+                                      self._frame))
+
+    def _flag_if_doubtful(self, column: int, slot: int, card: Card | None, flags: list[Flag]) -> None:
+        assert self.position is not None and self._book is not None
+        if card is None:
+            return
+        card_id = self._book.id_at(column, slot)
+        ev = self._book.evidence_of(card_id)
+        others = np.where(self._book.allowed, ev, -np.inf)
+        others[class_index(card)] = -np.inf
+        if float(ev[class_index(card)] - others.max()) < self.settings.doubtful_below:
+            self._flagged.add((card_id, str(card)))
+            index = len(self.position.columns[column].down) + slot
+            flags.append(Flag("doubtful-card", f"column {column_letter(column)}: {card} was not read clearly",
+                              column, index, self._frame))
+
+    def _write_correction(self, column: int, index: int, card: Card) -> CorrectionEvent:
+        assert self.position is not None and self.game is not None
+        pile = self.position.columns[column]
+        cards = pile.cards()
+        was = cards[index]
+        changed = cards[:index] + (card,) + cards[index + 1:]
+        before = self.position
+        after = before.with_columns({column: Column(changed[: len(pile.down)], changed[len(pile.down):])})
+        self.position = after
+        self.game.history.append(Step(before, Flip(column, card), after))
+        logger.info("frame %d: correction %s[%d] %s -> %s", self._frame, column_letter(column), index, was, card)
+        event = CorrectionEvent(self._seq, self._t, column, index, was, card, after.spn())
+        self._emit(event)
+        return event
+
+    def _emit(self, event: Event) -> Event:
+        event = replace(event, seq=self._seq, t=self._t)
+        if self._writer is not None:
+            self._writer.write(event)
+        self._seq = event.seq + 1
+        self.history.append(event)
+        return event
+
+
+def _header_source(name: str) -> str:
+    if name in SOURCES:
+        return name
+    return "camera" if name.startswith("camera") else "video"
+
+
+def _evidence_of(position: Position, views: list[TableView]) -> dict[tuple[int, int], np.ndarray]:
+    """Per face-up card of ``position`` (column, slot), the mean evidence of the observations aligned with it."""
+    sums: dict[tuple[int, int], np.ndarray] = {}
+    counts: Counter[tuple[int, int]] = Counter()
+    for column, alignments in enumerate(Scorer(views).alignments(position)):
+        for view, alignment in zip(views, alignments):
+            up = view.columns[column].up
+            for slot, observed in alignment.matches:
+                sums[(column, slot)] = sums.get((column, slot), 0.0) + up[observed]
+                counts[(column, slot)] += 1
+    return {key: total / counts[key] for key, total in sums.items()}
+
+
+def _assign(evidence: list[list[np.ndarray]], mode: SuitMode) -> list[list[Card]]:
+    """Identities for the start's face-up cards: likeliest first, never more copies than the mode has."""
+    allowed = allowed_classes(mode)
+    used: Counter[int] = Counter()
+    cards: list[list[Card | None]] = [[None] * len(pile) for pile in evidence]
+    order = sorted(((c, k) for c, pile in enumerate(evidence) for k in range(len(pile))),
+                   key=lambda ck: -float(np.max(np.where(allowed, evidence[ck[0]][ck[1]], -np.inf))))
+    for c, k in order:
+        ev = np.where(allowed, evidence[c][k], -np.inf)
+        for cls in np.argsort(-ev, kind="stable"):
+            if allowed[cls] and used[int(cls)] < mode.copies:
+                used[int(cls)] += 1
+                cards[c][k] = CLASSES[int(cls)]
+                break
+    return cards  # type: ignore[return-value]
+
+
+def _start_counts(readings: list[tuple[int, TableReading]], views: list[TableView], shape: tuple[int, ...],
+                  mode: SuitMode) -> tuple[list[int], int, str]:
+    """Face-down counts, stock size and removed suits of a start that is not a fresh deal."""
+    spns = Counter(reading.position for _, reading in readings if reading.position)
+    for spn, _ in spns.most_common():
+        try:
+            position = Position.from_spn(spn, validate=False)
+        except NotationError:
+            continue
+        if tuple(len(column.up) for column in position.columns) == shape:
+            return [len(column.down) for column in position.columns], len(position.stock), position.removed
+    downs = [int(np.median([view.columns[c].down for view in views])) for c in range(10)]
+    total = sum(downs) + sum(shape)
+    for runs in range(9):
+        stock = 104 - total - 13 * runs
+        if 0 <= stock <= 50 and stock % 10 == 0:
+            return downs, stock, mode.suits[0] * runs
+    return downs, 0, ""

@@ -1,0 +1,88 @@
+"""Move inference: the one explanation of a changed table, sequences of two, ambiguity, and the alignment."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spider_vision.engine import (
+    STANDARD, Deal, Position, SuitMode, TableauMove, apply_move, deal_position, legal_moves,
+)
+from spider_vision.tracking import infer, view_from_reading
+from spider_vision.tracking.observation import align_column, allowed_classes, column_classes
+from spider_vision.vision.reading import class_index
+from tests.tracking.conftest import StandInReader, state_image
+
+
+def _views(position: Position, count: int = 2, misreads: dict | None = None):
+    reader = StandInReader([position], misreads or {})
+    allowed = allowed_classes(position.mode)
+    return [view_from_reading(reader(state_image(0)), k, allowed) for k in range(count)]
+
+
+def _observed(position: Position) -> Position:
+    """What the tracker knows of a position: its face-up cards."""
+    return position.observed()
+
+
+@pytest.mark.parametrize("deal, suits", [(11, 1), (12, 2), (13, 4)])
+def test_each_legal_move_is_the_best_explanation(deal: int, suits: int) -> None:
+    start = deal_position(deal, suits)
+    for move in [m for m in legal_moves(start) if isinstance(m, TableauMove)][:6] + [Deal()]:
+        after = apply_move(start, move).after
+        # The tracker knows the face-up cards only; a card turned over shows in the views.
+        inference = infer(_observed(start), _views(after), STANDARD)
+        assert inference.explained and not inference.ambiguous
+        assert [str(m) for m in inference.best.moves] == [str(move)]
+
+
+def test_an_unchanged_table_is_no_move() -> None:
+    start = deal_position(14, 2)
+    inference = infer(_observed(start), _views(start), STANDARD)
+    assert not inference.best.changed and inference.explained
+
+
+def test_an_illegal_move_is_followed_with_its_reason() -> None:
+    start = deal_position(15, 2)
+    move = next(m for m in (TableauMove(s, t, 1) for s in range(10) for t in range(10) if s != t)
+                if m not in legal_moves(start))
+    step = apply_move(start, move, force=True)
+    inference = infer(_observed(start), _views(step.after), STANDARD)
+    (found,) = inference.best.steps
+    assert str(found.move) == str(move) and not found.legal and found.reason == step.reason
+
+
+def test_two_moves_between_stable_tables_are_found_as_a_sequence() -> None:
+    start = deal_position(16, 1)
+    first = next(m for m in legal_moves(start) if isinstance(m, TableauMove))
+    middle = apply_move(start, first).after
+    second = next(m for m in legal_moves(middle) if isinstance(m, TableauMove)
+                  and m.source not in (first.source, first.target) and m.target not in (first.source, first.target))
+    after = apply_move(middle, second).after
+    inference = infer(_observed(start), _views(after), STANDARD)
+    assert sorted(str(m) for m in inference.best.moves) == sorted([str(first), str(second)])
+
+
+def test_taking_the_last_move_back_is_an_undo() -> None:
+    start = deal_position(17, 1)
+    move = next(m for m in legal_moves(start) if isinstance(m, TableauMove))
+    step = apply_move(_observed(start), move)
+    inference = infer(step.after, _views(start), STANDARD, last=step)
+    assert inference.best.undo is step
+
+
+def test_alignment_prefers_the_right_card_and_tolerates_a_missed_one() -> None:
+    mode = SuitMode.TWO
+    allowed = allowed_classes(mode)
+    start = deal_position(18, 2)
+    view = _views(start, 1)[0]
+    column = 0
+    pile = start.columns[column]
+    right = align_column(len(pile.down), column_classes(pile.up), view.columns[column])
+    other = next(card for card in mode.deck() if card != pile.up[0])
+    wrong = align_column(len(pile.down), (class_index(other),), view.columns[column])
+    assert right.score > wrong.score and right.matches == ((0, 0),) and right.problems == 0
+    # The same column seen with one more card than predicted: an extra, a problem.
+    extra = align_column(len(pile.down), (), view.columns[column])
+    assert extra.extras == 1 and extra.problems == 1
+    assert np.all(np.isfinite(view.columns[column].up)) and allowed.sum() == 26

@@ -1,0 +1,46 @@
+"""The stability gate: a hand over the table or a moving picture is not at rest; a still table is."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spider_vision.tracking import GateSettings, StabilityGate
+from tests.tracking.conftest import state_image
+
+
+def _states(gate: StabilityGate, images: list[np.ndarray]) -> list[str]:
+    return [gate.update(image) for image in images]
+
+
+def test_still_table_becomes_stable_after_the_hold() -> None:
+    gate = StabilityGate(GateSettings(hold=3))
+    assert _states(gate, [state_image(1)] * 5) == ["settling", "settling", "stable", "stable", "stable"]
+
+
+def test_a_hand_keeps_the_table_moving_until_it_is_gone() -> None:
+    gate = StabilityGate(GateSettings(hold=3))
+    _states(gate, [state_image(1)] * 4)
+    hand = [state_image(1, hand_at=k / 6) for k in range(6)]
+    assert set(_states(gate, hand)) == {"moving"}
+    after = _states(gate, [state_image(2)] * 4)
+    assert after == ["moving", "settling", "settling", "stable"]
+
+
+def test_a_hand_held_still_over_the_table_is_not_rest() -> None:
+    gate = StabilityGate(GateSettings(hold=3, patience=50))
+    _states(gate, [state_image(1)] * 4)
+    assert set(_states(gate, [state_image(1, hand_at=0.5)] * 10)) <= {"moving"}
+
+
+def test_a_small_camera_shift_stays_at_rest() -> None:
+    gate = StabilityGate(GateSettings(hold=3))
+    image = state_image(1)
+    shifted = np.roll(image, 2, axis=1)
+    states = _states(gate, [image] * 4 + [shifted] * 4)  # the shift itself is motion; then rest
+    assert states[-1] == "stable"
+
+
+def test_stills_are_at_rest_at_once_unless_a_hand_shows() -> None:
+    gate = StabilityGate(GateSettings(hold=1, stills=True))
+    assert _states(gate, [state_image(1), state_image(3), state_image(5)]) == ["stable"] * 3
+    assert _states(gate, [state_image(5, hand_at=0.3)]) == ["moving"]

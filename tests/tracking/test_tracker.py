@@ -1,0 +1,226 @@
+"""The tracker on a stand-in camera: moves, rule breaks, misreads, undo and the log as it is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spider_vision.engine import (
+    Card,
+    Column,
+    Deal,
+    Position,
+    TableauMove,
+    apply_move,
+    deal_position,
+    legal_moves,
+)
+from spider_vision.gamelog import CorrectionEvent, FlipEvent, MoveEvent, NoteEvent, read_log, replay
+from spider_vision.tracking import Tracker
+from tests.tracking.conftest import StandInReader, play_frames
+
+
+def _game(deal: int, suits: int, moves: int) -> list[Position]:
+    """Positions of a game of legal moves that turn cards over where they can."""
+    positions = [deal_position(deal, suits)]
+    for _ in range(moves):
+        position = positions[-1]
+        options = [m for m in legal_moves(position) if isinstance(m, TableauMove)]
+        flipping = [m for m in options if m.count == len(position.columns[m.source].up)]
+        move = (flipping or options or [Deal()])[0]
+        positions.append(apply_move(position, move).after)
+    return positions
+
+
+def _track(positions: list[Position], tmp_path: Path, reader: StandInReader | None = None,
+           states: list[int] | None = None) -> tuple[Tracker, list]:
+    reader = reader or StandInReader(positions)
+    tracker = Tracker(None, suits=int(positions[0].mode), log_path=tmp_path / "game.jsonl",  # type: ignore[arg-type]
+                      reader=reader)
+    updates = [tracker.feed(frame) for frame in play_frames(states or list(range(len(positions))))]
+    tracker.close()
+    return tracker, updates
+
+
+def _moves(tracker: Tracker) -> list[str]:
+    return [str(event.move) for event in tracker.history if isinstance(event, MoveEvent)]
+
+
+@pytest.mark.parametrize("deal, suits", [(1, 1), (2, 2), (3, 4)])
+def test_legal_moves_and_flips_are_logged_and_replay(deal: int, suits: int, tmp_path: Path) -> None:
+    positions = _game(deal, suits, 4)
+    steps = [apply_move(a, _move_between(a, b)) for a, b in zip(positions, positions[1:])]
+    tracker, updates = _track(positions, tmp_path)
+    assert _moves(tracker) == [str(step.move) for step in steps]
+    flips = [(e.column, e.card) for e in tracker.history if isinstance(e, FlipEvent)]
+    assert flips == [(flip.column, flip.card) for step in steps for flip in step.flips]
+    assert not [f for u in updates for f in u.flags if f.kind in ("illegal-move", "blocked-deal")]
+    assert tracker.position.spn() == positions[-1].observed().spn()
+    result = replay(read_log(tmp_path / "game.jsonl"))
+    assert result.consistent, result.mismatch
+    assert result.position.spn() == tracker.position.spn()
+
+
+def _move_between(before: Position, after: Position):
+    for move in legal_moves(before):
+        if apply_move(before, move).after == after:
+            return move
+    raise AssertionError("no move between the positions")
+
+
+def test_hand_frames_are_not_read(tmp_path: Path) -> None:
+    positions = _game(1, 1, 1)
+    _, updates = _track(positions, tmp_path)
+    moving = [u for u in updates if u.state == "moving"]
+    assert moving and all(u.reading is None for u in moving)
+    assert any(u.reading is not None for u in updates if u.state == "stable")
+
+
+def _with_up(position: Position, column: int, up: tuple[Card, ...]) -> Position:
+    """``position`` with ``up`` as the face-up cards of ``column`` (one taken from its face-down cards),
+    the displaced cards swapped into the stock where the new ones came from."""
+    pile = position.columns[column]
+    displaced = [pile.down[-1], *pile.up]
+    assert len(displaced) == len(up)
+    stock = list(position.stock)
+    for card, old in zip(up, displaced):
+        stock[stock.index(card)] = old
+    changed = position.with_columns({column: Column(pile.down[:-1], up)})
+    changed = Position(changed.columns, tuple(stock), changed.removed, changed.mode)
+    changed.validate()
+    return changed
+
+
+def test_illegal_group_move_is_flagged_with_the_rules_reason(tmp_path: Path) -> None:
+    start = deal_position(5, 2)
+    group = next((a, b) for a in start.stock for b in start.stock
+                 if a.rank == b.rank + 1 and a.suit != b.suit and start.stock.index(a) != start.stock.index(b))
+    position = _with_up(start, 0, group)
+    step = apply_move(position, TableauMove(0, 1, 2), force=True)
+    assert step.reason.startswith(f"illegal group move: {group[0]}-{group[1]} is not one suit")
+    tracker, updates = _track([position, step.after], tmp_path)
+    flags = [f for u in updates for f in u.flags if f.kind == "illegal-move"]
+    assert [(f.message, f.column) for f in flags] == [(step.reason, 0)]
+    events = [e for e in tracker.history if isinstance(e, MoveEvent)]
+    assert [(str(e.move), e.legal, e.reason) for e in events] == [("ab2", False, step.reason)]
+    assert replay(read_log(tmp_path / "game.jsonl")).consistent
+
+
+def test_blocked_deal_is_flagged(tmp_path: Path) -> None:
+    start = deal_position(8, 1)
+    pile = start.columns[9]
+    columns = list(start.columns)
+    columns[8] = Column(columns[8].down + pile.down + (pile.up[0],), columns[8].up)
+    columns[9] = Column((), ())
+    position = Position(tuple(columns), start.stock, start.removed, start.mode)
+    position.validate()
+    step = apply_move(position, Deal(), force=True)
+    assert step.reason == "blocked deal: column j is empty; fill every column before dealing"
+    tracker, updates = _track([position, step.after], tmp_path)
+    flags = [f for u in updates for f in u.flags if f.kind == "blocked-deal"]
+    assert [(f.message, f.column) for f in flags] == [(step.reason, 9)]
+    dealt = [e for e in tracker.history if isinstance(e, FlipEvent)]
+    assert [e.card for e in dealt] == list(position.stock[:10])  # the dealt cards read, column a..j
+    assert replay(read_log(tmp_path / "game.jsonl")).consistent
+
+
+def test_a_misread_start_card_is_corrected_once_later_frames_disagree(tmp_path: Path) -> None:
+    positions = _game(2, 2, 4)
+    # Column c's face-up card at the start, read as another card in the first period only.
+    column = next(c for c in range(10) if all(m.source != c and m.target != c for m in
+                                               (_move_between(a, b) for a, b in zip(positions, positions[1:]))))
+    true_card = positions[0].columns[column].up[0]
+    index = len(positions[0].columns[column].down)
+    wrong = Card(true_card.rank % 13 + 1, true_card.suit)
+    reader = StandInReader(positions, misreads={(0, column, index): wrong})
+    tracker, updates = _track(positions, tmp_path, reader)
+    corrections = [e for e in tracker.history if isinstance(e, CorrectionEvent)]
+    assert [(e.column, e.index, e.was, e.now) for e in corrections] == [(column, index, wrong, true_card)]
+    assert tracker.position.columns[column].up[0] == true_card
+    result = replay(read_log(tmp_path / "game.jsonl"))
+    assert result.consistent, result.mismatch
+
+
+def _take_back_cases() -> dict[str, tuple[Position, TableauMove]]:
+    positions = _game(4, 1, 8)
+    illegal = next((p, m) for p in positions for m in (TableauMove(s, t, 1) for s in range(10) for t in range(10))
+                   if m.source != m.target and len(p.columns[m.source].up) > 1 and p.columns[m.target].up
+                   and not apply_move(p, m, force=True).legal)
+    legal = next((p, m) for p in positions for m in legal_moves(p)
+                 if isinstance(m, TableauMove) and m.count < len(p.columns[m.source].up))
+    flipping = next((positions[0], m) for m in legal_moves(positions[0]) if isinstance(m, TableauMove))
+    return {"illegal": illegal, "legal": legal, "flipping": flipping}
+
+
+@pytest.mark.parametrize("case, logged", [
+    ("illegal", "undo"),     # a rule break put right: the take-back is an undo note
+    ("flipping", "undo"),    # the card turned over is turned face down again: only an undo explains it
+    ("legal", "move"),       # a legal move put back by the rules is a move of its own
+])
+def test_a_move_taken_back(case: str, logged: str, tmp_path: Path) -> None:
+    start, move = _take_back_cases()[case]
+    after = apply_move(start, move, force=True).after
+    tracker, _ = _track([start, after], tmp_path, states=[0, 1, 0])
+    last = tracker.history[-1]
+    if logged == "undo":
+        assert isinstance(last, NoteEvent) and str(last.undo) == str(move)
+    else:
+        assert isinstance(last, MoveEvent) and (last.move.source, last.move.target) == (move.target, move.source)
+    assert tracker.position.spn() == start.observed().spn()
+    assert replay(read_log(tmp_path / "game.jsonl")).consistent
+
+
+def test_the_log_is_on_disk_as_the_game_goes(tmp_path: Path) -> None:
+    positions = _game(6, 1, 2)
+    tracker = Tracker(None, suits=1, log_path=tmp_path / "game.jsonl",  # type: ignore[arg-type]
+                      reader=StandInReader(positions))
+    frames = play_frames([0, 1, 2])
+    for frame in frames[: len(frames) * 2 // 3]:
+        tracker.feed(frame)
+    written = read_log(tmp_path / "game.jsonl")
+    assert [str(e.event.move) for e in written.events if isinstance(e.event, MoveEvent)][:1] == \
+        [str(_move_between(positions[0], positions[1]))]
+    tracker.close()
+
+
+def test_undo_last_and_correct_by_the_player(tmp_path: Path) -> None:
+    positions = _game(7, 2, 1)
+    tracker = Tracker(None, suits=2, log_path=tmp_path / "game.jsonl",  # type: ignore[arg-type]
+                      reader=StandInReader(positions))
+    for frame in play_frames([0, 1]):
+        tracker.feed(frame)
+    column = 0
+    pile = tracker.position.columns[column]
+    index = len(pile.down) + len(pile.up) - 1
+    current = pile.up[-1]
+    other = next(card for card in tracker.position.mode.deck()
+                 if card != current and tracker.position.known_cards()[card] < tracker.position.mode.copies)
+    event = tracker.correct(column, index, other)
+    assert (event.was, event.now) == (current, other)
+    assert tracker.position.columns[column].up[-1] == other
+    with pytest.raises(ValueError):
+        tracker.correct(column, 99, other)
+    note = tracker.undo_last()
+    assert isinstance(note, NoteEvent) and str(note.undo) == str(_move_between(positions[0], positions[1]))
+    assert tracker.undo_last() is None
+    tracker.close()
+    result = replay(read_log(tmp_path / "game.jsonl"))
+    assert result.consistent, result.mismatch
+    assert result.position.spn() == tracker.position.spn()
+    with pytest.raises(ValueError, match="closed"):
+        tracker.undo_last()
+
+
+def test_a_table_that_cannot_be_read_raises_one_camera_flag(tmp_path: Path) -> None:
+    from spider_vision.vision import BadPictureError
+
+    def dark(image):
+        raise BadPictureError("the picture is too dark to read (mean brightness 12 of 255)")
+
+    tracker = Tracker(None, suits=1, reader=dark)  # type: ignore[arg-type]
+    flags = [flag for frame in play_frames([0, 1]) for flag in tracker.feed(frame).flags]
+    assert [(flag.kind, flag.message) for flag in flags] == [
+        ("camera", "the table cannot be read: the picture is too dark to read (mean brightness 12 of 255)")]
+    assert tracker.position is None and tracker.history == []
+    tracker.close()
