@@ -18,7 +18,7 @@ import numpy as np
 
 from spider_vision.engine import SuitMode
 from spider_vision.engine.cards import MaybeCard
-from spider_vision.vision import TableReading
+from spider_vision.vision import CardReading, TableReading
 from spider_vision.vision.reading import class_index
 
 __all__ = [
@@ -162,6 +162,7 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
     Piles the reader left unnamed are put in columns by ``guide`` when there is one.
     """
     ups: list[list[tuple[int, np.ndarray]]] = [[] for _ in range(10)]
+    faces: list[list[CardReading]] = [[] for _ in range(10)]
     downs = [0] * 10
     placed = False
     named = any(card.column is not None for card in reading.cards)
@@ -175,9 +176,12 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
             continue
         placed = True
         if card.face_up:
-            ups[card.column].append((card.index, _ratios(card.probabilities, allowed)))
+            faces[card.column].append(card)
         else:
             downs[card.column] += 1
+    for column, cards in enumerate(faces):
+        for card in _without_echoes(sorted(cards, key=lambda c: c.index)):
+            ups[column].append((card.index, _ratios(card.probabilities, allowed)))
     if not placed:
         return None
     columns = []
@@ -186,6 +190,27 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
         up = np.stack(cards) if cards else np.zeros((0, 52))
         columns.append(ColumnView(downs[letter], up))
     return TableView(frame, tuple(columns))
+
+
+ECHO = 0.55
+"""A face-up card further than this (of a card's height) below the one before it cannot be cascaded on it."""
+
+
+def _without_echoes(cards: list[CardReading]) -> list[CardReading]:
+    """A column's face-up cards without echoes: decks that print the index in every corner show the
+    exposed card's index again at its bottom, and the detector may take it for one more card."""
+    kept: list[CardReading] = []
+    for card in cards:
+        if kept:
+            previous = kept[-1]
+            down = previous.quad[3] - previous.quad[0]
+            height = float(np.hypot(*down))
+            if height >= 1.0:
+                step = float((card.quad[0] - previous.quad[0]) @ down) / height ** 2
+                if step > ECHO:
+                    continue
+        kept.append(card)
+    return kept
 
 
 def card_class(card: MaybeCard) -> int:
