@@ -147,6 +147,15 @@ class ColumnGuide:
             across[k] = value
         return cls(direction, across, float(abs(slope)))
 
+    def agrees(self, other: ColumnGuide, shift: int = 0) -> bool:
+        """Whether ``other`` puts every column where this one does (a camera that did not move);
+        with ``shift``, where this one puts the column ``shift`` further on (names shifted)."""
+        if abs(other.spacing - self.spacing) >= 0.2 * self.spacing:
+            return False
+        mine = self.across[max(shift, 0): 10 + min(shift, 0)]
+        theirs = other.across[max(-shift, 0): 10 - max(shift, 0)]
+        return bool(np.abs(mine - theirs).max() < 0.3 * self.spacing)
+
     def column_of(self, point: np.ndarray) -> int | None:
         """The column a point of the picture lies in, or ``None`` when it lies between or beyond them."""
         normal = np.array([-self.direction[1], self.direction[0]])
@@ -159,19 +168,17 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
                       guide: ColumnGuide | None = None) -> TableView | None:
     """The columns of a reading; ``None`` when it shows no tableau columns.
 
-    Piles the reader left unnamed are put in columns by ``guide`` when there is one.
+    With a ``guide`` every card is put in the column the guide places it in (the
+    reader names columns by counting piles, and a lone card taken for a loose
+    King shifts the names); without one, the reader's names count.
     """
     ups: list[list[tuple[int, np.ndarray]]] = [[] for _ in range(10)]
     faces: list[list[CardReading]] = [[] for _ in range(10)]
     downs = [0] * 10
     placed = False
-    named = any(card.column is not None for card in reading.cards)
     for card in reading.cards:
-        column = card.column
-        if not named and guide is not None:
-            column = guide.column_of(card.quad.mean(axis=0))
-            if column is not None:
-                card = card.with_(column=column)
+        if guide is not None:
+            card = card.with_(column=guide.column_of(card.quad.mean(axis=0)))
         if card.column is None or not 0 <= card.column < 10:
             continue
         placed = True
