@@ -39,7 +39,7 @@ MOVE_PRIOR = -0.5
 """Log prior of one move (a still table is the likeliest explanation of a still table)."""
 ILLEGAL_PRIOR = -1.5
 """Extra log prior of a rule break: players mostly play by the rules."""
-SEQUENCE_PRIOR = -3.0
+SEQUENCE_PRIOR = -5.0
 """Extra log prior of two moves between stable tables (a player usually pauses after each)."""
 UNDO_PRIOR = -1.0
 """Log prior of taking back the last move (a legal one): a player who puts the cards back by the

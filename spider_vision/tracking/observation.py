@@ -176,7 +176,10 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
     faces: list[list[CardReading]] = [[] for _ in range(10)]
     downs = [0] * 10
     placed = False
-    for card in reading.cards:
+    echoes = _corner_echoes(reading.cards)
+    for number, card in enumerate(reading.cards):
+        if number in echoes:
+            continue
         if guide is not None:
             card = card.with_(column=guide.column_of(card.quad.mean(axis=0)))
         if card.column is None or not 0 <= card.column < 10:
@@ -218,6 +221,37 @@ def _without_echoes(cards: list[CardReading]) -> list[CardReading]:
                     continue
         kept.append(card)
     return kept
+
+
+def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
+    """Detections of a card's top-right index taken for another card (decks with indices in every
+    corner): the frame the detector puts there starts at the real card's top-right corner and
+    holds the same identity, and it ends the next column's pile. (A pile's only card is never
+    taken for an echo: with narrow gaps a real neighbour lies where an echo would.)"""
+    faces = [(k, card) for k, card in enumerate(cards)
+             if card.face_up and card.probabilities is not None and float(np.abs(card.quad).sum()) > 0]
+    last: dict[int, tuple[int, int]] = {}
+    for k, card in faces:
+        if card.column is not None:
+            count = last.get(card.column, (k, 0))[1] + 1
+            if card.index >= cards[last.get(card.column, (k, 0))[0]].index:
+                last[card.column] = (k, count)
+            else:
+                last[card.column] = (last[card.column][0], count)
+    ends = {k for k, count in last.values() if count > 1}
+    echoes: set[int] = set()
+    for k, card in faces:
+        if k not in ends:
+            continue
+        for j, other in faces:
+            if j == k or j in echoes:
+                continue
+            width = float(np.hypot(*(other.quad[1] - other.quad[0])))
+            if (float(np.hypot(*(card.quad[0] - other.quad[1]))) < 0.3 * width
+                    and int(np.argmax(card.probabilities)) == int(np.argmax(other.probabilities))):
+                echoes.add(k)
+                break
+    return echoes
 
 
 def card_class(card: MaybeCard) -> int:
