@@ -42,11 +42,9 @@ ILLEGAL_PRIOR = -1.5
 SEQUENCE_PRIOR = -5.0
 """Extra log prior of two moves between stable tables (a player usually pauses after each)."""
 UNDO_PRIOR = -1.0
-"""Log prior of taking back the last move (a legal one): a player who puts the cards back by the
-rules makes a move, logged as such; only turning a card face down again needs the take-back."""
-UNDO_ILLEGAL_PRIOR = -0.3
-"""Log prior of taking back an illegal move: above any move, so that putting the cards back is
-logged as the take-back it is."""
+"""Log prior of taking back the last move, below a move: cards put back where they came from are
+followed as the move they are (legal or not); only a card turned face down again needs the
+take-back."""
 AMBIGUOUS = 1.5
 """A runner-up with another outcome within this many nats (per frame) makes the choice ambiguous."""
 TOLERATED = 1.0
@@ -170,10 +168,7 @@ def _prior(steps: Sequence[Step]) -> float:
 
 def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: Step | None = None) -> Hypothesis:
     value, problems = scorer.score(after)
-    if undo is not None:
-        prior = UNDO_PRIOR if undo.legal else UNDO_ILLEGAL_PRIOR
-    else:
-        prior = _prior(steps)
+    prior = UNDO_PRIOR if undo is not None else _prior(steps)
     return Hypothesis(steps, after, value + prior, problems, undo)
 
 

@@ -148,13 +148,19 @@ class ColumnGuide:
         return cls(direction, across, float(abs(slope)))
 
     def agrees(self, other: ColumnGuide, shift: int = 0) -> bool:
-        """Whether ``other`` puts every column where this one does (a camera that did not move);
-        with ``shift``, where this one puts the column ``shift`` further on (names shifted)."""
+        """Whether ``other`` puts the columns where this one does (a camera that did not move); with
+        ``shift``, its column k where this one puts column k + ``shift`` (names shifted). Most
+        columns must agree: one long, bent pile may stray."""
         if abs(other.spacing - self.spacing) >= 0.2 * self.spacing:
             return False
         mine = self.across[max(shift, 0): 10 + min(shift, 0)]
         theirs = other.across[max(-shift, 0): 10 - max(shift, 0)]
-        return bool(np.abs(mine - theirs).max() < 0.3 * self.spacing)
+        return bool(np.median(np.abs(mine - theirs)) < 0.3 * self.spacing)
+
+    def shift_of(self, other: ColumnGuide) -> int | None:
+        """How far ``other``'s column names are shifted from this guide's, or ``None`` when its
+        columns lie elsewhere."""
+        return next((shift for shift in SHIFTS if self.agrees(other, shift)), None)
 
     def column_of(self, point: np.ndarray) -> int | None:
         """The column a point of the picture lies in, or ``None`` when it lies between or beyond them."""
@@ -165,22 +171,25 @@ class ColumnGuide:
 
 
 def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
-                      guide: ColumnGuide | None = None) -> TableView | None:
+                      guide: ColumnGuide | None = None, shift: int = 0) -> TableView | None:
     """The columns of a reading; ``None`` when it shows no tableau columns.
 
-    With a ``guide`` every card is put in the column the guide places it in (the
-    reader names columns by counting piles, and a lone card taken for a loose
-    King shifts the names); without one, the reader's names count.
+    The reader's column names count, moved on by ``shift`` (the reader names
+    columns by counting piles, and a lone card it takes for a loose King
+    shifts them); piles it left unnamed are placed by ``guide``.
     """
     ups: list[list[tuple[int, np.ndarray]]] = [[] for _ in range(10)]
     faces: list[list[CardReading]] = [[] for _ in range(10)]
     downs = [0] * 10
     placed = False
     echoes = _corner_echoes(reading.cards)
+    named = any(card.column is not None for card in reading.cards)
     for number, card in enumerate(reading.cards):
         if number in echoes:
             continue
-        if guide is not None:
+        if named and shift and card.column is not None:
+            card = card.with_(column=card.column + shift)
+        elif not named and guide is not None:
             card = card.with_(column=guide.column_of(card.quad.mean(axis=0)))
         if card.column is None or not 0 <= card.column < 10:
             continue
@@ -202,6 +211,8 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
     return TableView(frame, tuple(columns))
 
 
+SHIFTS = (0, -1, 1, -2, 2)
+"""Shifts of column names tried when a reading's columns do not lie where they did."""
 ECHO = 0.55
 """A face-up card further than this (of a card's height) below the one before it cannot be cascaded on it."""
 

@@ -289,32 +289,38 @@ class Tracker:
         allowed = self._allowed if self._allowed is not None else np.ones(52, bool)
         views = []
         for index, reading in readings:
-            self._learn_columns(reading)
-            view = view_from_reading(reading, index, allowed, self._guide)
+            shift = self._learn_columns(reading)
+            view = view_from_reading(reading, index, allowed, self._guide, shift)
             if view is not None:
                 views.append(view)
         return views
 
-    def _learn_columns(self, reading: TableReading) -> None:
-        """Follow where the columns lie: from the first reading that names them, then from readings
-        that agree with it (a camera's slow drift). Readings whose names are ours shifted (a lone
-        card the reader took for a loose King) change nothing; a different layout seen in
-        ``GUIDE_PATIENCE`` readings in a row means the camera moved."""
+    def _learn_columns(self, reading: TableReading) -> int:
+        """Follow where the columns lie, and say by how much this reading's column names are shifted.
+
+        The guide comes from the first reading that names the columns and follows readings that
+        agree with it (a camera's slow drift). A reading whose names are ours shifted (a lone card
+        the reader took for a loose King) gets them shifted back; a different layout seen in
+        ``GUIDE_PATIENCE`` readings in a row means the camera moved.
+        """
         found = ColumnGuide.from_reading(reading)
         if found is None:
-            return
-        if self._guide is None or self._guide.agrees(found):
+            return 0
+        shift = self._guide.shift_of(found) if self._guide is not None else 0
+        if shift == 0:
             self._guide = found
             self._moved_guide, self._moved_count = None, 0
-        elif any(self._guide.agrees(found, shift) for shift in (-2, -1, 1, 2)):
-            return  # the same columns under names shifted by the reader: keep ours
-        elif self._moved_guide is not None and self._moved_guide.agrees(found):
+            return 0
+        if shift is not None:
+            return shift
+        if self._moved_guide is not None and self._moved_guide.agrees(found):
             self._moved_count += 1
             if self._moved_count >= GUIDE_PATIENCE:
                 logger.info("frame %d: the columns moved in the picture; following them", self._frame)
                 self._guide, self._moved_guide, self._moved_count = found, None, 0
         else:
             self._moved_guide, self._moved_count = found, 1
+        return 0
 
     # --- periods -------------------------------------------------------------------------
 

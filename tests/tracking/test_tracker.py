@@ -154,7 +154,7 @@ def _take_back_cases() -> dict[str, tuple[Position, TableauMove]]:
 
 
 @pytest.mark.parametrize("case, logged", [
-    ("illegal", "undo"),     # a rule break put right: the take-back is an undo note
+    ("illegal", "move"),     # a rule break put right: the table is followed, the move back is a move
     ("flipping", "undo"),    # the card turned over is turned face down again: only an undo explains it
     ("legal", "move"),       # a legal move put back by the rules is a move of its own
 ])
