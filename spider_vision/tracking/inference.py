@@ -39,8 +39,11 @@ MOVE_PRIOR = -0.5
 """Log prior of one move (a still table is the likeliest explanation of a still table)."""
 ILLEGAL_PRIOR = -1.5
 """Extra log prior of a rule break: players mostly play by the rules."""
-SEQUENCE_PRIOR = -5.0
+SEQUENCE_PRIOR = -3.0
 """Extra log prior of two moves between stable tables (a player usually pauses after each)."""
+SEQUENCE_ILLEGAL_PRIOR = -4.0
+"""Extra log prior of a rule break inside such a sequence: a player pauses over a rule break, and
+a stray detection must not be explained by one."""
 UNDO_PRIOR = -1.0
 """Log prior of taking back the last move, below a move: cards put back where they came from are
 followed as the move they are (legal or not); only a card turned face down again needs the
@@ -163,7 +166,10 @@ def _step(position: Position, move: Move, variant: Variant) -> Step | None:
 
 def _prior(steps: Sequence[Step]) -> float:
     prior = sum(MOVE_PRIOR + (0.0 if step.legal else ILLEGAL_PRIOR) for step in steps)
-    return prior + SEQUENCE_PRIOR * max(len(steps) - 1, 0)
+    if len(steps) > 1:
+        prior += SEQUENCE_PRIOR * (len(steps) - 1)
+        prior += SEQUENCE_ILLEGAL_PRIOR * sum(not step.legal for step in steps)
+    return prior
 
 
 def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: Step | None = None) -> Hypothesis:
