@@ -144,11 +144,11 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
     start = deal_position(deal, suits)
     steps = random_play(start, args.moves, seed, illegal=args.illegal, blocked_deals=args.blocked)
     scene = random_scene(seed, args.width, args.height).with_(deck=rng.choice(HELD_OUT_STYLES))
-    path = folder / f"game-{seed}.mp4"
-    events = folder / f"game-{seed}.events.jsonl"
+    path = folder / f"game-{seed}-{suits}.mp4"
+    events = folder / f"game-{seed}-{suits}.events.jsonl"
     if not (args.reuse and path.exists() and events.exists()):
         render_game(start, steps, path, scene=scene, seed=seed, fps=args.fps, deal=deal)
-    log = folder / f"game-{seed}.track.jsonl"
+    log = folder / f"game-{seed}-{suits}.track.jsonl"
     started = time.perf_counter()
     frames = 0
     with open_source(path) as source:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from spider_vision.engine import (
+    Column,
     Deal,
     IllegalMoveError,
     Move,
@@ -36,21 +37,22 @@ logger = logging.getLogger(__name__)
 
 MOVE_PRIOR = -0.5
 """Log prior of one move (a still table is the likeliest explanation of a still table)."""
-ILLEGAL_PRIOR = -1.5
+ILLEGAL_PRIOR = -3.0
 """Extra log prior of a rule break: players mostly play by the rules."""
 SEQUENCE_PRIOR = -3.0
 """Extra log prior of two moves between stable tables (a player usually pauses after each)."""
+SEQUENCE_ILLEGAL_PRIOR = -4.0
+"""Extra log prior of a rule break inside such a sequence: a player pauses over a rule break, and
+a stray detection must not be explained by one."""
 UNDO_PRIOR = -1.0
-"""Log prior of taking back the last move (a legal one): a player who puts the cards back by the
-rules makes a move, logged as such; only turning a card face down again needs the take-back."""
-UNDO_ILLEGAL_PRIOR = -0.3
-"""Log prior of taking back an illegal move: above any move, so that putting the cards back is
-logged as the take-back it is."""
+"""Log prior of taking back the last move, below a move: cards put back where they came from are
+followed as the move they are (legal or not); only a card turned face down again needs the
+take-back."""
 AMBIGUOUS = 1.5
 """A runner-up with another outcome within this many nats (per frame) makes the choice ambiguous."""
 TOLERATED = 1.0
 """Columns per view (median) that may show something unexplained: a stray detection is common."""
-FIRST_OF_PAIRS = 20
+FIRST_OF_PAIRS = 12
 """Single moves extended to sequences of two when no single move explains the frames."""
 
 
@@ -88,6 +90,15 @@ class Inference:
     ambiguous: bool
 
 
+@dataclass(frozen=True)
+class _Fit:
+    """How one predicted pile fits the views: mean score, the alignments, problems per view."""
+
+    score: float
+    alignments: tuple[Alignment, ...]
+    problems: tuple[int, ...]
+
+
 class Scorer:
     """Scores predicted positions against the views of one stable period (cached per column)."""
 
@@ -95,31 +106,42 @@ class Scorer:
         if not views:
             raise ValueError("no views to score against")
         self.views = tuple(views)
-        self._cache: dict[tuple[int, int, tuple[int, ...]], tuple[float, tuple[Alignment, ...]]] = {}
+        self._cache: dict[tuple[int, int, tuple[int, ...]], _Fit] = {}
+        # Moves leave most piles as they were (the same objects): those are looked up by identity.
+        self._piles: dict[tuple[int, int], tuple[Column, _Fit]] = {}
 
-    def column(self, index: int, down: int, classes: tuple[int, ...]) -> tuple[float, tuple[Alignment, ...]]:
+    def column(self, index: int, down: int, classes: tuple[int, ...]) -> _Fit:
         key = (index, down, classes)
-        cached = self._cache.get(key)
-        if cached is None:
+        fit = self._cache.get(key)
+        if fit is None:
             alignments = tuple(align_column(down, classes, view.columns[index]) for view in self.views)
-            cached = (sum(a.score for a in alignments) / len(alignments), alignments)
-            self._cache[key] = cached
-        return cached
+            fit = _Fit(sum(a.score for a in alignments) / len(alignments), alignments,
+                       tuple(a.problems for a in alignments))
+            self._cache[key] = fit
+        return fit
+
+    def pile(self, index: int, pile: Column) -> _Fit:
+        known = self._piles.get((index, id(pile)))
+        if known is not None and known[0] is pile:
+            return known[1]
+        fit = self.column(index, len(pile.down), column_classes(pile.up))
+        self._piles[(index, id(pile))] = (pile, fit)
+        return fit
 
     def alignments(self, position: Position) -> list[tuple[Alignment, ...]]:
         """Per column, its alignment with each view."""
-        return [self.column(k, len(c.down), column_classes(c.up))[1] for k, c in enumerate(position.columns)]
+        return [self.pile(k, pile).alignments for k, pile in enumerate(position.columns)]
 
     def score(self, position: Position) -> tuple[float, float]:
         """Mean log evidence per view, and the median number of columns a view shows unexplained."""
-        total = 0.0
-        problems = [0] * len(self.views)
-        for k, pile in enumerate(position.columns):
-            value, alignments = self.column(k, len(pile.down), column_classes(pile.up))
-            total += value
-            for v, alignment in enumerate(alignments):
-                problems[v] += alignment.problems
-        return total, float(statistics.median(problems))
+        fits = [self.pile(k, pile) for k, pile in enumerate(position.columns)]
+        problems = [sum(column) for column in zip(*(fit.problems for fit in fits))]
+        return sum(fit.score for fit in fits), float(statistics.median(problems))
+
+    def unexplained(self, position: Position) -> set[int]:
+        """Columns that most views show differently from ``position``."""
+        return {k for k, pile in enumerate(position.columns)
+                if 2 * sum(self.pile(k, pile).problems) > len(self.views)}
 
 
 def _moves(position: Position) -> list[Move]:
@@ -144,15 +166,15 @@ def _step(position: Position, move: Move, variant: Variant) -> Step | None:
 
 def _prior(steps: Sequence[Step]) -> float:
     prior = sum(MOVE_PRIOR + (0.0 if step.legal else ILLEGAL_PRIOR) for step in steps)
-    return prior + SEQUENCE_PRIOR * max(len(steps) - 1, 0)
+    if len(steps) > 1:
+        prior += SEQUENCE_PRIOR * (len(steps) - 1)
+        prior += SEQUENCE_ILLEGAL_PRIOR * sum(not step.legal for step in steps)
+    return prior
 
 
 def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: Step | None = None) -> Hypothesis:
     value, problems = scorer.score(after)
-    if undo is not None:
-        prior = UNDO_PRIOR if undo.legal else UNDO_ILLEGAL_PRIOR
-    else:
-        prior = _prior(steps)
+    prior = UNDO_PRIOR if undo is not None else _prior(steps)
     return Hypothesis(steps, after, value + prior, problems, undo)
 
 
@@ -170,11 +192,17 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
     if last is not None:
         candidates.append(_hypothesis(scorer, (), last.before, undo=last))
     candidates.sort(key=lambda h: -h.score)
-    if candidates[0].problems > 0:
+    if candidates[0].problems >= 1:
         singles.sort(key=lambda h: -h.score)
         pairs = []
         for first in singles[:FIRST_OF_PAIRS]:
+            # A second move helps only where the first leaves the views unexplained.
+            open_columns = scorer.unexplained(first.after)
+            if not open_columns:
+                continue
             for move in _moves(first.after):
+                if isinstance(move, TableauMove) and not {move.source, move.target} & open_columns:
+                    continue
                 step = _step(first.after, move, variant)
                 if step is not None:
                     pairs.append(_hypothesis(scorer, (first.steps[0], step), step.after))

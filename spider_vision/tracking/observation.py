@@ -18,7 +18,7 @@ import numpy as np
 
 from spider_vision.engine import SuitMode
 from spider_vision.engine.cards import MaybeCard
-from spider_vision.vision import TableReading
+from spider_vision.vision import CardReading, TableReading
 from spider_vision.vision.reading import class_index
 
 __all__ = [
@@ -147,6 +147,21 @@ class ColumnGuide:
             across[k] = value
         return cls(direction, across, float(abs(slope)))
 
+    def agrees(self, other: ColumnGuide, shift: int = 0) -> bool:
+        """Whether ``other`` puts the columns where this one does (a camera that did not move); with
+        ``shift``, its column k where this one puts column k + ``shift`` (names shifted). Most
+        columns must agree: one long, bent pile may stray."""
+        if abs(other.spacing - self.spacing) >= 0.2 * self.spacing:
+            return False
+        mine = self.across[max(shift, 0): 10 + min(shift, 0)]
+        theirs = other.across[max(-shift, 0): 10 - max(shift, 0)]
+        return bool(np.median(np.abs(mine - theirs)) < 0.3 * self.spacing)
+
+    def shift_of(self, other: ColumnGuide) -> int | None:
+        """How far ``other``'s column names are shifted from this guide's, or ``None`` when its
+        columns lie elsewhere."""
+        return next((shift for shift in SHIFTS if self.agrees(other, shift)), None)
+
     def column_of(self, point: np.ndarray) -> int | None:
         """The column a point of the picture lies in, or ``None`` when it lies between or beyond them."""
         normal = np.array([-self.direction[1], self.direction[0]])
@@ -156,28 +171,36 @@ class ColumnGuide:
 
 
 def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
-                      guide: ColumnGuide | None = None) -> TableView | None:
+                      guide: ColumnGuide | None = None, shift: int = 0) -> TableView | None:
     """The columns of a reading; ``None`` when it shows no tableau columns.
 
-    Piles the reader left unnamed are put in columns by ``guide`` when there is one.
+    The reader's column names count, moved on by ``shift`` (the reader names
+    columns by counting piles, and a lone card it takes for a loose King
+    shifts them); piles it left unnamed are placed by ``guide``.
     """
     ups: list[list[tuple[int, np.ndarray]]] = [[] for _ in range(10)]
+    faces: list[list[CardReading]] = [[] for _ in range(10)]
     downs = [0] * 10
     placed = False
+    echoes = _corner_echoes(reading.cards)
     named = any(card.column is not None for card in reading.cards)
-    for card in reading.cards:
-        column = card.column
-        if not named and guide is not None:
-            column = guide.column_of(card.quad.mean(axis=0))
-            if column is not None:
-                card = card.with_(column=column)
+    for number, card in enumerate(reading.cards):
+        if number in echoes:
+            continue
+        if named and shift and card.column is not None:
+            card = card.with_(column=card.column + shift)
+        elif not named and guide is not None:
+            card = card.with_(column=guide.column_of(card.quad.mean(axis=0)))
         if card.column is None or not 0 <= card.column < 10:
             continue
         placed = True
         if card.face_up:
-            ups[card.column].append((card.index, _ratios(card.probabilities, allowed)))
+            faces[card.column].append(card)
         else:
             downs[card.column] += 1
+    for column, cards in enumerate(faces):
+        for card in _without_echoes(sorted(cards, key=lambda c: c.index)):
+            ups[column].append((card.index, _ratios(card.probabilities, allowed)))
     if not placed:
         return None
     columns = []
@@ -186,6 +209,60 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
         up = np.stack(cards) if cards else np.zeros((0, 52))
         columns.append(ColumnView(downs[letter], up))
     return TableView(frame, tuple(columns))
+
+
+SHIFTS = (0, -1, 1, -2, 2)
+"""Shifts of column names tried when a reading's columns do not lie where they did."""
+ECHO = 0.55
+"""A face-up card further than this (of a card's height) below the one before it cannot be cascaded on it."""
+
+
+def _without_echoes(cards: list[CardReading]) -> list[CardReading]:
+    """A column's face-up cards without echoes: decks that print the index in every corner show the
+    exposed card's index again at its bottom, and the detector may take it for one more card."""
+    kept: list[CardReading] = []
+    for card in cards:
+        if kept:
+            previous = kept[-1]
+            down = previous.quad[3] - previous.quad[0]
+            height = float(np.hypot(*down))
+            if height >= 1.0:
+                step = float((card.quad[0] - previous.quad[0]) @ down) / height ** 2
+                if step > ECHO:
+                    continue
+        kept.append(card)
+    return kept
+
+
+def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
+    """Detections of a card's top-right index taken for another card (decks with indices in every
+    corner): the frame the detector puts there starts at the real card's top-right corner and
+    holds the same identity, and it ends the next column's pile. (A pile's only card is never
+    taken for an echo: with narrow gaps a real neighbour lies where an echo would.)"""
+    faces = [(k, card) for k, card in enumerate(cards)
+             if card.face_up and card.probabilities is not None and float(np.abs(card.quad).sum()) > 0]
+    last: dict[int, tuple[int, int]] = {}
+    for k, card in faces:
+        if card.column is not None:
+            count = last.get(card.column, (k, 0))[1] + 1
+            if card.index >= cards[last.get(card.column, (k, 0))[0]].index:
+                last[card.column] = (k, count)
+            else:
+                last[card.column] = (last[card.column][0], count)
+    ends = {k for k, count in last.values() if count > 1}
+    echoes: set[int] = set()
+    for k, card in faces:
+        if k not in ends:
+            continue
+        for j, other in faces:
+            if j == k or j in echoes:
+                continue
+            width = float(np.hypot(*(other.quad[1] - other.quad[0])))
+            if (float(np.hypot(*(card.quad[0] - other.quad[1]))) < 0.3 * width
+                    and int(np.argmax(card.probabilities)) == int(np.argmax(other.probabilities))):
+                echoes.add(k)
+                break
+    return echoes
 
 
 def card_class(card: MaybeCard) -> int:

@@ -67,6 +67,8 @@ __all__ = ["STILLS", "Flag", "TrackUpdate", "Tracker", "TrackerSettings"]
 logger = logging.getLogger(__name__)
 
 CLASSES = card_classes()
+GUIDE_PATIENCE = 8
+"""Readings in a row that place the columns elsewhere before the tracker believes the camera moved."""
 UNREADABLE = 3
 """Frames at rest in a row that cannot be read (too dark, no cards) before a ``camera`` flag."""
 
@@ -169,6 +171,8 @@ class Tracker:
         self._period: _Period | None = None
         self._allowed: np.ndarray | None = None
         self._guide: ColumnGuide | None = None
+        self._moved_guide: ColumnGuide | None = None
+        self._moved_count = 0
         self._flagged: set[tuple[int, str]] = set()
         self._seq = 1
         self.frames_seen = 0
@@ -285,13 +289,38 @@ class Tracker:
         allowed = self._allowed if self._allowed is not None else np.ones(52, bool)
         views = []
         for index, reading in readings:
-            guide = ColumnGuide.from_reading(reading)
-            if guide is not None:
-                self._guide = guide
-            view = view_from_reading(reading, index, allowed, self._guide)
+            shift = self._learn_columns(reading)
+            view = view_from_reading(reading, index, allowed, self._guide, shift)
             if view is not None:
                 views.append(view)
         return views
+
+    def _learn_columns(self, reading: TableReading) -> int:
+        """Follow where the columns lie, and say by how much this reading's column names are shifted.
+
+        The guide comes from the first reading that names the columns and follows readings that
+        agree with it (a camera's slow drift). A reading whose names are ours shifted (a lone card
+        the reader took for a loose King) gets them shifted back; a different layout seen in
+        ``GUIDE_PATIENCE`` readings in a row means the camera moved.
+        """
+        found = ColumnGuide.from_reading(reading)
+        if found is None:
+            return 0
+        shift = self._guide.shift_of(found) if self._guide is not None else 0
+        if shift == 0:
+            self._guide = found
+            self._moved_guide, self._moved_count = None, 0
+            return 0
+        if shift is not None:
+            return shift
+        if self._moved_guide is not None and self._moved_guide.agrees(found):
+            self._moved_count += 1
+            if self._moved_count >= GUIDE_PATIENCE:
+                logger.info("frame %d: the columns moved in the picture; following them", self._frame)
+                self._guide, self._moved_guide, self._moved_count = found, None, 0
+        else:
+            self._moved_guide, self._moved_count = found, 1
+        return 0
 
     # --- periods -------------------------------------------------------------------------
 

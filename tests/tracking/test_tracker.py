@@ -154,7 +154,7 @@ def _take_back_cases() -> dict[str, tuple[Position, TableauMove]]:
 
 
 @pytest.mark.parametrize("case, logged", [
-    ("illegal", "undo"),     # a rule break put right: the take-back is an undo note
+    ("illegal", "move"),     # a rule break put right: the table is followed, the move back is a move
     ("flipping", "undo"),    # the card turned over is turned face down again: only an undo explains it
     ("legal", "move"),       # a legal move put back by the rules is a move of its own
 ])
@@ -224,3 +224,20 @@ def test_a_table_that_cannot_be_read_raises_one_camera_flag(tmp_path: Path) -> N
         ("camera", "the table cannot be read: the picture is too dark to read (mean brightness 12 of 255)")]
     assert tracker.position is None and tracker.history == []
     tracker.close()
+
+
+def test_a_log_is_continued_from_where_it_stopped(tmp_path: Path) -> None:
+    from spider_vision.gamelog import LogWriter
+
+    positions = _game(9, 2, 2)
+    first, _ = _track(positions[:2], tmp_path)
+    writer = LogWriter.append(tmp_path / "game.jsonl")
+    tracker = Tracker(None, log=writer, reader=StandInReader(positions))  # type: ignore[arg-type]
+    assert tracker.position.spn() == first.position.spn() and tracker.suits == 2
+    for frame in play_frames([1, 2]):
+        tracker.feed(frame)
+    tracker.close()
+    result = replay(read_log(tmp_path / "game.jsonl"))
+    assert result.consistent, result.mismatch
+    moves = [str(e.event.move) for e in result.entries if isinstance(e.event, MoveEvent)]
+    assert moves == [str(_move_between(a, b)) for a, b in zip(positions, positions[1:])]
