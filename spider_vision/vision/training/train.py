@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import cv2
 import numpy as np
@@ -142,46 +142,48 @@ def _tensor(crops: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
 
 
-def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
-    net = Reader()
+def _train_classifier(net: nn.Module, crops: list[np.ndarray], labels: np.ndarray,
+                      loss_of: Callable[[object, np.ndarray], torch.Tensor], steps: int,
+                      rng: np.random.Generator, batch: int, name: str) -> nn.Module:
+    """The loop the reader and the counter share: AdamW, one-cycle rate, photometric augmentation per crop."""
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
-    crops, labels = data["index_crops"], np.array(data["index_labels"])
     started = time.time()
     net.train()
     for step, chosen in zip(range(steps), _batches(len(crops), batch, rng)):
         x = _tensor([photometric(crops[k], rng) for k in chosen])
-        rank = torch.from_numpy(labels[chosen, 0].astype(np.int64))
-        suit = torch.from_numpy(labels[chosen, 1].astype(np.int64))
-        rank_logits, suit_logits, _ = net(x)
-        loss = nn.functional.cross_entropy(rank_logits, rank, label_smoothing=0.05) \
-            + nn.functional.cross_entropy(suit_logits, suit, label_smoothing=0.05)
+        loss = loss_of(net(x), labels[chosen])
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
         schedule.step()
         if step % 200 == 0 or step == steps - 1:
-            logger.info("reader step %d/%d loss %.3f (%.0f s)", step, steps, loss.item(), time.time() - started)
+            logger.info("%s step %d/%d loss %.3f (%.0f s)", name, step, steps, loss.item(), time.time() - started)
     return net.eval()
+
+
+def _reader_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
+    rank_logits, suit_logits, _ = outputs  # type: ignore[misc]
+    rank = torch.from_numpy(labels[:, 0].astype(np.int64))
+    suit = torch.from_numpy(labels[:, 1].astype(np.int64))
+    return nn.functional.cross_entropy(rank_logits, rank, label_smoothing=0.05) \
+        + nn.functional.cross_entropy(suit_logits, suit, label_smoothing=0.05)
+
+
+def _counter_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
+    return nn.functional.cross_entropy(outputs, torch.from_numpy(labels))  # type: ignore[arg-type]
+
+
+def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
+    net = _train_classifier(Reader(), data["index_crops"], np.array(data["index_labels"]), _reader_loss,
+                            steps, rng, batch, "reader")
+    return net  # type: ignore[return-value]
 
 
 def train_counter(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Counter:
-    net = Counter()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
-    crops, labels = data["strip_crops"], np.array(data["strip_labels"])
-    started = time.time()
-    net.train()
-    for step, chosen in zip(range(steps), _batches(len(crops), batch, rng)):
-        x = _tensor([photometric(crops[k], rng) for k in chosen])
-        loss = nn.functional.cross_entropy(net(x), torch.from_numpy(labels[chosen]))
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        schedule.step()
-        if step % 200 == 0 or step == steps - 1:
-            logger.info("counter step %d/%d loss %.3f (%.0f s)", step, steps, loss.item(), time.time() - started)
-    return net.eval()
+    net = _train_classifier(Counter(), data["strip_crops"], np.array(data["strip_labels"]), _counter_loss,
+                            steps, rng, batch, "counter")
+    return net  # type: ignore[return-value]
 
 
 @torch.no_grad()
