@@ -18,6 +18,7 @@ import numpy as np
 
 from spider_vision.engine import Card
 from spider_vision.vision.calibration import Calibration, CalibrationError
+from spider_vision.vision.cascade import repair_columns
 from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
 from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
@@ -106,13 +107,13 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
         if _sharpness(image) < TOO_BLURRED:
             raise BadPictureError("the picture is too blurred to read cards from")
         raise NoCardsError("no cards found in the picture")
+    detections, layout = repair_columns(detections, group_columns(detections))
     crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
                       zip(detections.origins, detections.rights, detections.downs)])
     rank, suit, embeddings = models.read(crops)
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
         probabilities = calibration.adjust(probabilities, embeddings)
-    layout = group_columns(detections)
     warnings: list[str] = []
     cards, down_counts = _cards(image, models, detections, layout, probabilities, embeddings)
     mode = suits or infer_suits(probabilities)
