@@ -11,6 +11,7 @@ thread with fixed seeds and step counts, prints held-out figures and writes
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import time
@@ -253,7 +254,9 @@ def main(argv: list[str] | None = None) -> int:
         record["detector_steps"] = args.detector_steps
     if args.only in (None, "reader", "counter"):
         # Crops cut where the trained detector puts each card (rendered again, cached in --data).
-        detected = load(generate_detected(args.data / f"detected-{args.seed}", TRAIN_SEEDS,
+        # The cache is keyed by the detector's bytes: crops cut by another detector are not reused.
+        detector_key = hashlib.sha256((args.out / "detector.onnx").read_bytes()).hexdigest()[:12]
+        detected = load(generate_detected(args.data / f"detected-{detector_key}", TRAIN_SEEDS,
                                           Models.detector_only(args.out), shard_size=SHARD))
         record.update({"train_detected_index_crops": len(detected["index_crops"]),
                        "train_detected_strips": len(detected["strip_crops"])})
