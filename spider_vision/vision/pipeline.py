@@ -26,7 +26,8 @@ from spider_vision.vision.layout import Layout, group_columns
 from spider_vision.vision.models import Models
 from spider_vision.vision.position import build_spn
 from spider_vision.vision.reading import CardReading, TableReading
-from spider_vision.vision.rules import apply_rules, choose_down_counts, infer_suits, joint_probabilities
+from spider_vision.vision.rules import (apply_rules, choose_down_counts, column_prior, infer_suits,
+                                        joint_probabilities)
 
 __all__ = ["calibrate", "load_image", "read_table"]
 
@@ -114,6 +115,7 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
         probabilities = calibration.adjust(probabilities, embeddings)
+    probabilities = column_prior(probabilities, [list(column) for column in layout.columns])
     warnings: list[str] = []
     cards, down_counts = _cards(image, models, detections, layout, probabilities, embeddings)
     mode = suits or infer_suits(probabilities)
