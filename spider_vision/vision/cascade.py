@@ -5,7 +5,9 @@ so the gaps between the cards found in a column tell what the detector got
 wrong: a gap of two or three steps is a card (or two) it missed between
 them, which get frames in between to be read like any other; two peaks much
 closer than a step are one card found twice, and the weaker one leaves the
-column.
+column. A last peak much further below its neighbour than any step is
+the bottom corner of the exposed card (many decks print an index there), not
+a card.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ TWICE = 0.45
 """Two peaks closer than this many steps are the same card."""
 MISSED_MAX = 3
 """At most this many steps between two cards found are filled with missed cards (a wider gap is something else)."""
+FAR_BELOW = 0.55
+"""Card heights: a column's last peak this far below the one before it is not a card of the column."""
 MISSED_TOLERANCE = 0.3
 """A gap is a whole number of steps when it is within this many steps of one."""
 
@@ -61,6 +65,9 @@ def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, 
             weaker = pair[0] if detections.scores[pair[0]] < detections.scores[pair[1]] else pair[1]
             column.remove(weaker)
             loose.append(weaker)
+    for column in columns:
+        if len(column) > 1 and gaps_of(column)[-1] >= FAR_BELOW:
+            loose.append(column.pop())
     added: list[tuple[int, int, float]] = []  # (column number, detection before, fraction of the gap)
     for k, column in enumerate(columns):
         if len(column) < 2:

@@ -74,3 +74,14 @@ def test_a_gap_of_no_whole_number_of_steps_is_left_alone() -> None:
     grown, layout = repair_columns(detections, group_columns(detections))
     assert len(grown) == len(detections)
     assert len(layout.columns[0]) == 4
+
+
+def test_a_last_peak_far_below_its_column_is_the_exposed_cards_bottom_corner() -> None:
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts)
+    cards.append((3 * 1.2 * WIDTH, 4 * STEP * HEIGHT + 0.75 * HEIGHT))  # below column d's exposed card
+    scores.append(0.4)
+    detections = _detections(cards, scores)
+    grown, layout = repair_columns(detections, group_columns(detections))
+    assert [len(column) for column in layout.columns] == counts
+    assert [detections.scores[i] for i in layout.loose] == [0.4]
