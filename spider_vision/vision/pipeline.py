@@ -1,9 +1,11 @@
 """Read one BGR picture of a Spider table into a ``TableReading``.
 
 Stages: picture checks; detection of face-up cards (corner index plus card
-frame); the corner reader on each card's corner crop; grouping into columns;
-the face-down counter on the strip above each column's lowest face-up card;
-the rules filter; the SPN. Partial views and layouts that are not Spider keep
+frame, implausible peaks dropped); grouping into columns, repaired with the
+cascade's step (cards missed inside a column added); the corner reader on
+each card's corner crop, with each column's sequence prior; the face-down
+counter on the strip above each column's lowest face-up card; the rules
+filter; the SPN. Partial views and layouts that are not Spider keep
 their cards and lose the position, with a warning saying why.
 """
 
