@@ -69,7 +69,8 @@ def column_prior(probabilities: np.ndarray, columns: list[list[int]]) -> np.ndar
     """Beliefs (n, 52) with each column's sequence prior folded in (forward-backward along each column).
 
     ``columns`` list the rows of ``probabilities`` of each column's face-up
-    cards, top of the pile first; rows in no column keep their belief.
+    cards in the order they lie, the card that was there first (highest on
+    the table) first; rows in no column keep their belief.
     """
     out = probabilities.copy()
     for column in columns:

@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
 import cv2
 import numpy as np
@@ -143,9 +143,12 @@ def _tensor(crops: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
 
 
-def _train_classifier(net: nn.Module, crops: list[np.ndarray], labels: np.ndarray,
+Net = TypeVar("Net", bound=nn.Module)
+
+
+def _train_classifier(net: Net, crops: list[np.ndarray], labels: np.ndarray,
                       loss_of: Callable[[object, np.ndarray], torch.Tensor], steps: int,
-                      rng: np.random.Generator, batch: int, name: str) -> nn.Module:
+                      rng: np.random.Generator, batch: int, name: str) -> Net:
     """The loop the reader and the counter share: AdamW, one-cycle rate, photometric augmentation per crop."""
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
@@ -160,7 +163,8 @@ def _train_classifier(net: nn.Module, crops: list[np.ndarray], labels: np.ndarra
         schedule.step()
         if step % 200 == 0 or step == steps - 1:
             logger.info("%s step %d/%d loss %.3f (%.0f s)", name, step, steps, loss.item(), time.time() - started)
-    return net.eval()
+    net.eval()
+    return net
 
 
 def _reader_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
@@ -176,15 +180,13 @@ def _counter_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
 
 
 def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
-    net = _train_classifier(Reader(), data["index_crops"], np.array(data["index_labels"]), _reader_loss,
-                            steps, rng, batch, "reader")
-    return net  # type: ignore[return-value]
+    return _train_classifier(Reader(), data["index_crops"], np.array(data["index_labels"]), _reader_loss,
+                             steps, rng, batch, "reader")
 
 
 def train_counter(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Counter:
-    net = _train_classifier(Counter(), data["strip_crops"], np.array(data["strip_labels"]), _counter_loss,
-                            steps, rng, batch, "counter")
-    return net  # type: ignore[return-value]
+    return _train_classifier(Counter(), data["strip_crops"], np.array(data["strip_labels"]), _counter_loss,
+                             steps, rng, batch, "counter")
 
 
 @torch.no_grad()
