@@ -202,8 +202,9 @@ def calibrate(image: np.ndarray, models: Models, cards: list[Card]) -> Calibrati
     one suit laid side by side, or a dealt table's face-up cards column a to j.
     """
     image = _check_picture(image)
-    detections = detect_cards(models, image)
-    layout = group_columns(detections)
+    found = detect_cards(models, image)
+    # The same cards as ``read_table`` finds (missed ones inside columns added), so that names line up.
+    detections, layout = repair_columns(found, group_columns(found))
     order = [i for column in layout.columns for i in column] + list(layout.loose)
     if len(order) != len(cards):
         raise CalibrationError(f"{len(cards)} cards named but {len(order)} face-up cards found in the photo")
