@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("models"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--detector-steps", type=int, default=5000)
-    parser.add_argument("--reader-steps", type=int, default=2500)
+    parser.add_argument("--reader-steps", type=int, default=3000)
     parser.add_argument("--counter-steps", type=int, default=3000)
     parser.add_argument("--only", choices=["detector", "reader", "counter"], default=None,
                         help="train only one model (the reader and counter need the detector in --out)")
