@@ -23,6 +23,12 @@ REGRESSION_SCALE = 32.0
 PEAK_THRESHOLD = 0.3
 MAX_CARDS = 250
 """Two decks are 104 cards; more peaks than this are noise."""
+TURNED = 45.0
+"""Degrees: a card turned further than this from the table's consensus is a corner index seen from the wrong end."""
+CONFIDENT = 0.5
+"""Peaks at least this strong vote on the table's down direction."""
+SIDEWAYS = (0.2, 0.7)
+"""Card widths: a card this far sideways from a stronger card whose face holds its index is a pip, not a card."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,8 @@ def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRE
     downs = values[:, 6:8] * unscale
     sizes = values[:, 8:10] / scale
     detections = Detections(scores, centres, origins, rights, downs, sizes)
-    return detections.subset(_suppress(detections))
+    detections = detections.subset(_suppress(detections))
+    return detections.subset(np.flatnonzero(_plausible(detections)))
 
 
 def _suppress(detections: Detections) -> np.ndarray:
@@ -92,3 +99,41 @@ def _suppress(detections: Detections) -> np.ndarray:
         if kept[i]:
             kept[i + 1:] &= distance[i, i + 1:] > reach[i]
     return np.sort(order[kept])
+
+
+def _plausible(detections: Detections) -> np.ndarray:
+    """Which detections can be cards of one table (a boolean mask).
+
+    Two kinds of false peak are dropped. A card's far corner shows its index
+    upside down; read as a top-left index it gives a card turned about 180
+    degrees from the rest, so a card turned more than ``TURNED`` from the
+    confident cards' median down direction goes. A pip or picture on a card's
+    face gives an index inside a stronger card but a card frame shifted
+    sideways from it; a real card covering another (a column cascade) lies
+    straight below it, and a neighbouring column about a whole width aside.
+    """
+    n = len(detections)
+    keep = np.ones(n, bool)
+    if n < 3:
+        return keep
+    lengths = np.maximum(np.linalg.norm(detections.downs, axis=1), 1e-9)
+    units = detections.downs / lengths[:, None]
+    voters = detections.scores >= CONFIDENT
+    if voters.sum() < 3:
+        voters = np.ones(n, bool)
+    angles = np.arctan2(units[voters, 0], units[voters, 1])
+    consensus = np.array([np.median(np.sin(angles)), np.median(np.cos(angles))])
+    consensus /= max(float(np.linalg.norm(consensus)), 1e-9)
+    keep &= units @ consensus >= np.cos(np.radians(TURNED))
+    # Frame coordinates of every detection's index centre and origin in every other card's frame.
+    frames = np.stack([detections.rights, detections.downs], axis=2)
+    determinant = np.abs(np.linalg.det(frames))
+    inverse = np.linalg.inv(np.where(determinant[:, None, None] > 1e-6, frames, np.eye(2)))
+    centre_uv = np.einsum("jab,ijb->ija", inverse, detections.centres[:, None] - detections.origins[None])
+    origin_uv = np.einsum("jab,ijb->ija", inverse, detections.origins[:, None] - detections.origins[None])
+    inside = np.all((centre_uv >= 0) & (centre_uv <= 1), axis=2)
+    sideways = (np.abs(origin_uv[..., 0]) > SIDEWAYS[0]) & (np.abs(origin_uv[..., 0]) < SIDEWAYS[1])
+    stronger = detections.scores[None, :] > detections.scores[:, None]
+    conflict = inside & sideways & stronger & keep[None, :] & (determinant[None, :] > 1e-6)
+    keep &= ~conflict.any(axis=1)
+    return keep

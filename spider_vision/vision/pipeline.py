@@ -1,9 +1,11 @@
 """Read one BGR picture of a Spider table into a ``TableReading``.
 
 Stages: picture checks; detection of face-up cards (corner index plus card
-frame); the corner reader on each card's corner crop; grouping into columns;
-the face-down counter on the strip above each column's lowest face-up card;
-the rules filter; the SPN. Partial views and layouts that are not Spider keep
+frame, implausible peaks dropped); grouping into columns, repaired with the
+cascade's step (cards missed inside a column added); the corner reader on
+each card's corner crop, with each column's sequence prior; the face-down
+counter on the strip above each column's lowest face-up card; the rules
+filter; the SPN. Partial views and layouts that are not Spider keep
 their cards and lose the position, with a warning saying why.
 """
 
@@ -18,6 +20,7 @@ import numpy as np
 
 from spider_vision.engine import Card
 from spider_vision.vision.calibration import Calibration, CalibrationError
+from spider_vision.vision.cascade import repair_columns
 from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
 from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
@@ -25,7 +28,8 @@ from spider_vision.vision.layout import Layout, group_columns
 from spider_vision.vision.models import Models
 from spider_vision.vision.position import build_spn
 from spider_vision.vision.reading import CardReading, TableReading
-from spider_vision.vision.rules import apply_rules, choose_down_counts, infer_suits, joint_probabilities
+from spider_vision.vision.rules import (apply_rules, choose_down_counts, column_prior, infer_suits,
+                                        joint_probabilities)
 
 __all__ = ["calibrate", "load_image", "read_table"]
 
@@ -106,13 +110,14 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
         if _sharpness(image) < TOO_BLURRED:
             raise BadPictureError("the picture is too blurred to read cards from")
         raise NoCardsError("no cards found in the picture")
+    detections, layout = repair_columns(detections, group_columns(detections))
     crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
                       zip(detections.origins, detections.rights, detections.downs)])
     rank, suit, embeddings = models.read(crops)
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
         probabilities = calibration.adjust(probabilities, embeddings)
-    layout = group_columns(detections)
+    probabilities = column_prior(probabilities, [list(column) for column in layout.columns])
     warnings: list[str] = []
     cards, down_counts = _cards(image, models, detections, layout, probabilities, embeddings)
     mode = suits or infer_suits(probabilities)
@@ -197,8 +202,9 @@ def calibrate(image: np.ndarray, models: Models, cards: list[Card]) -> Calibrati
     one suit laid side by side, or a dealt table's face-up cards column a to j.
     """
     image = _check_picture(image)
-    detections = detect_cards(models, image)
-    layout = group_columns(detections)
+    found = detect_cards(models, image)
+    # The same cards as ``read_table`` finds (missed ones inside columns added), so that names line up.
+    detections, layout = repair_columns(found, group_columns(found))
     order = [i for column in layout.columns for i in column] + list(layout.loose)
     if len(order) != len(cards):
         raise CalibrationError(f"{len(cards)} cards named but {len(order)} face-up cards found in the photo")

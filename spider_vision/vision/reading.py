@@ -35,7 +35,9 @@ class CardReading:
     ``index`` counts from the bottom of its pile, face-down cards included.
     ``card`` is ``None`` for face-down cards and for face-up cards read with
     too little confidence; ``probabilities`` (52, class order of
-    ``card_classes``) keeps the reader's belief either way. Coordinates are in
+    ``card_classes``) keeps the belief either way: the reader's, with the deck
+    calibration and the column's sequence prior (``rules.column_prior``)
+    folded in. Coordinates are in
     the input picture's pixels: ``quad`` the whole card (top-left, top-right,
     bottom-right, bottom-left), ``polygon`` the part that shows, ``index_box``
     the corner index (x, y, w, h).

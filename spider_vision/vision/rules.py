@@ -10,6 +10,9 @@
   leaves a whole stock and whole removed runs (``choose_down_counts``).
 * A read whose final probability is below ``UNCERTAIN`` is reported as
   uncertain (``card`` None), never guessed.
+* Face-up cards of a column mostly descend one rank at a time, often in one
+  suit (``column_prior``): a card the reader is unsure of leans towards what
+  its neighbours make likely.
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ import numpy as np
 from spider_vision.engine import Card, SuitMode
 from spider_vision.vision.reading import CardReading, card_classes, class_index
 
-__all__ = ["DEALT_DOWN", "UNCERTAIN", "apply_rules", "choose_down_counts", "infer_suits", "joint_probabilities"]
+__all__ = [
+    "DEALT_DOWN", "UNCERTAIN", "apply_rules", "choose_down_counts", "column_prior", "infer_suits",
+    "joint_probabilities",
+]
 
 UNCERTAIN = 0.6
 """Below this probability a face-up card is reported as unknown."""
@@ -32,6 +38,57 @@ SUITS = "shdc"
 def joint_probabilities(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:
     """(n, 52) class probabilities from independent rank (n, 13) and suit (n, 4) heads."""
     return (suit[:, :, None] * rank[:, None, :]).reshape(len(rank), 52)
+
+
+DESCENDING = 0.3
+"""Prior chance that a face-up card lies on the card one rank higher.
+
+68% of the pairs in renders of random play do, 70% of those in one suit; the
+prior is set lower (0.3 and 0.5, the best of three settings on 100 held-out
+tables) because a strong prior also pulls right reads towards a misread
+neighbour.
+"""
+SAME_SUIT = 0.5
+"""Prior chance that a card lying on the card one rank higher has its suit."""
+
+
+def _transitions() -> np.ndarray:
+    """(52, 52) chance of the next card of a column given the card it lies on (class order suit-major)."""
+    rank = np.tile(np.arange(13), 4)
+    suit = np.repeat(np.arange(4), 13)
+    onto = rank[None, :] == rank[:, None] - 1
+    same = suit[None, :] == suit[:, None]
+    following = np.where(same, SAME_SUIT, (1 - SAME_SUIT) / 3) * onto
+    return DESCENDING * following + (1 - DESCENDING) / 52
+
+
+TRANSITIONS = _transitions()
+
+
+def column_prior(probabilities: np.ndarray, columns: list[list[int]]) -> np.ndarray:
+    """Beliefs (n, 52) with each column's sequence prior folded in (forward-backward along each column).
+
+    ``columns`` list the rows of ``probabilities`` of each column's face-up
+    cards in the order they lie, the card that was there first (highest on
+    the table) first; rows in no column keep their belief.
+    """
+    out = probabilities.copy()
+    for column in columns:
+        if len(column) < 2:
+            continue
+        evidence = np.maximum(probabilities[column], 1e-12)
+        forward = np.zeros_like(evidence)
+        backward = np.ones_like(evidence)
+        forward[0] = evidence[0] / evidence[0].sum()
+        for k in range(1, len(column)):
+            f = (forward[k - 1] @ TRANSITIONS) * evidence[k]
+            forward[k] = f / f.sum()
+        for k in range(len(column) - 2, -1, -1):
+            b = TRANSITIONS @ (evidence[k + 1] * backward[k + 1])
+            backward[k] = b / b.sum()
+        posterior = forward * backward
+        out[column] = posterior / posterior.sum(axis=1, keepdims=True)
+    return out
 
 
 def infer_suits(probabilities: np.ndarray, confident: float = 0.9) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spider_vision.vision.detect import Detections
+from spider_vision.vision.detect import Detections, _plausible
 from spider_vision.vision.layout import group_columns
 
 WIDTH, HEIGHT = 50.0, 70.0
@@ -62,3 +62,28 @@ def test_a_removed_run_beside_the_tableau_is_loose() -> None:
     layout = group_columns(detections)
     assert layout.full
     assert [ids[i] for i in layout.loose] == [None]
+
+
+def _cards(frames: list[tuple[tuple[float, float], tuple[float, float], float]]) -> Detections:
+    """Detections from (origin, down vector, score); the right vector is the down vector turned to the left."""
+    origins = np.array([f[0] for f in frames], float)
+    downs = np.array([f[1] for f in frames], float)
+    rights = np.stack([downs[:, 1], -downs[:, 0]], axis=1) * (WIDTH / HEIGHT)
+    centres = origins + 0.1 * rights + 0.15 * downs
+    return Detections(np.array([f[2] for f in frames]), centres, origins, rights, downs,
+                      np.tile([8.0, 20.0], (len(frames), 1)))
+
+
+@pytest.mark.parametrize("angle", [0.0, 35.0, 170.0])
+def test_a_card_upside_down_against_the_table_is_dropped(angle: float) -> None:
+    a = np.radians(angle)
+    down = HEIGHT * np.array([-np.sin(a), np.cos(a)])
+    frames = [((100.0 * k, 0.0), tuple(down), 0.8) for k in range(4)] + [((500.0, 300.0), tuple(-down), 0.4)]
+    assert list(_plausible(_cards(frames))) == [True] * 4 + [False]
+
+
+@pytest.mark.parametrize("shift, kept", [(0.0, True), (0.45, False), (1.05, True)])
+def test_a_peak_on_a_stronger_cards_face_is_dropped_unless_it_lies_like_a_card(shift: float, kept: bool) -> None:
+    frames = [((0.0, 0.0), (0.0, HEIGHT), 0.8), ((300.0, 0.0), (0.0, HEIGHT), 0.8), ((600.0, 0.0), (0.0, HEIGHT), 0.8),
+              ((shift * WIDTH, 0.3 * HEIGHT), (0.0, HEIGHT), 0.4)]
+    assert list(_plausible(_cards(frames))) == [True, True, True, kept]

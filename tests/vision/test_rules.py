@@ -7,7 +7,8 @@ import pytest
 
 from spider_vision.engine import Card, parse_card
 from spider_vision.vision.reading import CardReading, class_index
-from spider_vision.vision.rules import UNCERTAIN, apply_rules, choose_down_counts, infer_suits, joint_probabilities
+from spider_vision.vision.rules import (UNCERTAIN, apply_rules, choose_down_counts, column_prior, infer_suits,
+                                        joint_probabilities)
 
 
 def _belief(*pairs: tuple[str, float]) -> np.ndarray:
@@ -99,3 +100,16 @@ def test_no_allowed_choice_falls_back_to_the_likeliest_counts() -> None:
     counts, ok = choose_down_counts(_counts(beliefs), 200)
     assert not ok
     assert counts == [0] * 10
+
+
+@pytest.mark.parametrize("unsure, expected", [
+    ([("9h", 0.45), ("9c", 0.55)], "9h"),   # between Th and 8h: the run decides
+    ([("9h", 0.05), ("9c", 0.95)], "9c"),   # a confident read keeps its class
+    ([("6h", 0.45), ("9c", 0.55)], "9c"),   # no neighbour explains either: the read decides
+])
+def test_column_prior_leans_an_unsure_card_towards_its_run(unsure: list, expected: str) -> None:
+    beliefs = np.stack([_belief(("Th", 0.98)), _belief(*unsure), _belief(("8h", 0.98)), _belief(("Kd", 0.9))])
+    out = column_prior(beliefs, [[0, 1, 2]])
+    assert out[1].argmax() == class_index(parse_card(expected))
+    assert np.allclose(out.sum(axis=1), 1.0)
+    assert np.array_equal(out[3], beliefs[3])  # in no column: untouched

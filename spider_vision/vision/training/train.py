@@ -11,11 +11,12 @@ thread with fixed seeds and step counts, prints held-out figures and writes
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 import cv2
 import numpy as np
@@ -142,46 +143,50 @@ def _tensor(crops: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32))
 
 
-def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
-    net = Reader()
+Net = TypeVar("Net", bound=nn.Module)
+
+
+def _train_classifier(net: Net, crops: list[np.ndarray], labels: np.ndarray,
+                      loss_of: Callable[[object, np.ndarray], torch.Tensor], steps: int,
+                      rng: np.random.Generator, batch: int, name: str) -> Net:
+    """The loop the reader and the counter share: AdamW, one-cycle rate, photometric augmentation per crop."""
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
-    crops, labels = data["index_crops"], np.array(data["index_labels"])
     started = time.time()
     net.train()
     for step, chosen in zip(range(steps), _batches(len(crops), batch, rng)):
         x = _tensor([photometric(crops[k], rng) for k in chosen])
-        rank = torch.from_numpy(labels[chosen, 0].astype(np.int64))
-        suit = torch.from_numpy(labels[chosen, 1].astype(np.int64))
-        rank_logits, suit_logits, _ = net(x)
-        loss = nn.functional.cross_entropy(rank_logits, rank, label_smoothing=0.05) \
-            + nn.functional.cross_entropy(suit_logits, suit, label_smoothing=0.05)
+        loss = loss_of(net(x), labels[chosen])
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
         schedule.step()
         if step % 200 == 0 or step == steps - 1:
-            logger.info("reader step %d/%d loss %.3f (%.0f s)", step, steps, loss.item(), time.time() - started)
-    return net.eval()
+            logger.info("%s step %d/%d loss %.3f (%.0f s)", name, step, steps, loss.item(), time.time() - started)
+    net.eval()
+    return net
+
+
+def _reader_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
+    rank_logits, suit_logits, _ = outputs  # type: ignore[misc]
+    rank = torch.from_numpy(labels[:, 0].astype(np.int64))
+    suit = torch.from_numpy(labels[:, 1].astype(np.int64))
+    return nn.functional.cross_entropy(rank_logits, rank, label_smoothing=0.05) \
+        + nn.functional.cross_entropy(suit_logits, suit, label_smoothing=0.05)
+
+
+def _counter_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
+    return nn.functional.cross_entropy(outputs, torch.from_numpy(labels))  # type: ignore[arg-type]
+
+
+def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
+    return _train_classifier(Reader(), data["index_crops"], np.array(data["index_labels"]), _reader_loss,
+                             steps, rng, batch, "reader")
 
 
 def train_counter(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Counter:
-    net = Counter()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
-    crops, labels = data["strip_crops"], np.array(data["strip_labels"])
-    started = time.time()
-    net.train()
-    for step, chosen in zip(range(steps), _batches(len(crops), batch, rng)):
-        x = _tensor([photometric(crops[k], rng) for k in chosen])
-        loss = nn.functional.cross_entropy(net(x), torch.from_numpy(labels[chosen]))
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        schedule.step()
-        if step % 200 == 0 or step == steps - 1:
-            logger.info("counter step %d/%d loss %.3f (%.0f s)", step, steps, loss.item(), time.time() - started)
-    return net.eval()
+    return _train_classifier(Counter(), data["strip_crops"], np.array(data["strip_labels"]), _counter_loss,
+                             steps, rng, batch, "counter")
 
 
 @torch.no_grad()
@@ -221,9 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=Path("data/vision"))
     parser.add_argument("--out", type=Path, default=Path("models"))
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--detector-steps", type=int, default=3000)
-    parser.add_argument("--reader-steps", type=int, default=2500)
-    parser.add_argument("--counter-steps", type=int, default=1500)
+    parser.add_argument("--detector-steps", type=int, default=5000)
+    parser.add_argument("--reader-steps", type=int, default=3000)
+    parser.add_argument("--counter-steps", type=int, default=3000)
     parser.add_argument("--only", choices=["detector", "reader", "counter"], default=None,
                         help="train only one model (the reader and counter need the detector in --out)")
     args = parser.parse_args(argv)
@@ -251,7 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         record["detector_steps"] = args.detector_steps
     if args.only in (None, "reader", "counter"):
         # Crops cut where the trained detector puts each card (rendered again, cached in --data).
-        detected = load(generate_detected(args.data / f"detected-{args.seed}", TRAIN_SEEDS,
+        # The cache is keyed by the detector's bytes: crops cut by another detector are not reused.
+        detector_key = hashlib.sha256((args.out / "detector.onnx").read_bytes()).hexdigest()[:12]
+        detected = load(generate_detected(args.data / f"detected-{detector_key}", TRAIN_SEEDS,
                                           Models.detector_only(args.out), shard_size=SHARD))
         record.update({"train_detected_index_crops": len(detected["index_crops"]),
                        "train_detected_strips": len(detected["strip_crops"])})

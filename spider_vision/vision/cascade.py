@@ -1,0 +1,96 @@
+"""Stage 3b (classical): repair each column with the regular step of a Spider cascade.
+
+Face-up cards in a column overlap by one step, the same all over the table,
+so the gaps between the cards found in a column tell what the detector got
+wrong: a gap of two or three steps is a card (or two) it missed between
+them, which get frames in between to be read like any other; two peaks much
+closer than a step are one card found twice, and the weaker one leaves the
+column. A last peak much further below its neighbour than any step is
+the bottom corner of the exposed card (many decks print an index there), not
+a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from spider_vision.vision.detect import Detections
+from spider_vision.vision.layout import Layout
+
+__all__ = ["repair_columns"]
+
+STEP_RANGE = (0.08, 0.6)
+"""Gaps (in card heights) that can be one step of a face-up cascade; the table's step is their median."""
+TWICE = 0.45
+"""Two peaks closer than this many steps are the same card."""
+MISSED_MAX = 3
+"""At most this many steps between two cards found are filled with missed cards (a wider gap is something else)."""
+FAR_BELOW = 0.55
+"""Card heights: a column's last peak this far below the one before it is not a card of the column."""
+MISSED_TOLERANCE = 0.3
+"""A gap is a whole number of steps when it is within this many steps of one."""
+
+
+def _step(gaps: list[np.ndarray]) -> float | None:
+    values = np.concatenate(gaps) if gaps else np.zeros(0)
+    values = values[(values >= STEP_RANGE[0]) & (values <= STEP_RANGE[1])]
+    return float(np.median(values)) if len(values) >= 3 else None
+
+
+def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, Layout]:
+    """Detections with the cards missed inside columns added (score 0), and the layout that uses them."""
+    if not layout.columns:
+        return detections, layout
+    points = detections.origins @ layout.rotation.T
+    heights = np.maximum(np.linalg.norm(detections.downs, axis=1), 1e-9)
+
+    def gaps_of(column: list[int]) -> np.ndarray:
+        c = np.array(column)
+        return np.diff(points[c, 1]) / (0.5 * (heights[c[:-1]] + heights[c[1:]]))
+
+    columns = [list(column) for column in layout.columns]
+    step = _step([gaps_of(column) for column in columns if len(column) > 1])
+    if step is None:
+        return detections, layout
+    loose = list(layout.loose)
+    for column in columns:
+        while len(column) > 1:
+            gaps = gaps_of(column)
+            close = int(np.argmin(gaps))
+            if gaps[close] >= TWICE * step:
+                break
+            pair = column[close], column[close + 1]
+            weaker = pair[0] if detections.scores[pair[0]] < detections.scores[pair[1]] else pair[1]
+            column.remove(weaker)
+            loose.append(weaker)
+    for column in columns:
+        if len(column) > 1 and gaps_of(column)[-1] >= FAR_BELOW:
+            loose.append(column.pop())
+    added: list[tuple[int, int, float]] = []  # (column number, detection before, fraction of the gap)
+    for k, column in enumerate(columns):
+        if len(column) < 2:
+            continue
+        for j, gap in enumerate(gaps_of(column)):
+            count = int(round(gap / step))
+            if 2 <= count <= MISSED_MAX and abs(gap / step - count) <= MISSED_TOLERANCE:
+                added.extend((k, j, m / count) for m in range(1, count))
+    if not added:
+        return detections, replace(layout, columns=tuple(tuple(c) for c in columns), loose=tuple(sorted(loose)))
+    n = len(detections)
+    rows = {name: [getattr(detections, name)] for name in
+            ("scores", "centres", "origins", "rights", "downs", "index_sizes")}
+    for k, j, t in added:
+        a, b = columns[k][j], columns[k][j + 1]
+        rows["scores"].append(np.zeros(1))
+        for name in ("centres", "origins", "rights", "downs", "index_sizes"):
+            values = getattr(detections, name)
+            rows[name].append(((1 - t) * values[a] + t * values[b])[None])
+    grown = Detections(*(np.concatenate(rows[name]) for name in
+                         ("scores", "centres", "origins", "rights", "downs", "index_sizes")))
+    grown_points = grown.origins @ layout.rotation.T
+    for number, (k, _, _) in enumerate(added):
+        columns[k].append(n + number)
+    ordered = tuple(tuple(sorted(column, key=lambda i: grown_points[i, 1])) for column in columns)
+    return grown, replace(layout, columns=ordered, loose=tuple(sorted(loose)))

@@ -1,0 +1,87 @@
+"""Column repair from the cascade's regular step: missed cards between two found ones, peaks found twice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spider_vision.vision.cascade import repair_columns
+from spider_vision.vision.detect import Detections
+from spider_vision.vision.layout import group_columns
+
+WIDTH, HEIGHT, STEP = 50.0, 70.0, 0.25
+
+
+def _detections(cards: list[tuple[float, float]], scores: list[float] | None = None) -> Detections:
+    """Upright cards with top-left corners at (x, y)."""
+    origins = np.array(cards, float) + [300, 200]
+    n = len(origins)
+    return Detections(np.array(scores or [0.8] * n), origins + [6, 10], origins, np.tile([WIDTH, 0.0], (n, 1)),
+                      np.tile([0.0, HEIGHT], (n, 1)), np.tile([8.0, 20.0], (n, 1)))
+
+
+def _table(counts: list[int], missing: set[tuple[int, int]] = frozenset(),
+           twice: set[tuple[int, int]] = frozenset()) -> tuple[list[tuple[float, float]], list[float]]:
+    cards, scores = [], []
+    for column, count in enumerate(counts):
+        for k in range(count):
+            if (column, k) in missing:
+                continue
+            cards.append((column * 1.2 * WIDTH, k * STEP * HEIGHT))
+            scores.append(0.8)
+            if (column, k) in twice:
+                cards.append((column * 1.2 * WIDTH + 1.0, k * STEP * HEIGHT + 0.1 * STEP * HEIGHT))
+                scores.append(0.4)
+    return cards, scores
+
+
+@pytest.mark.parametrize("missing, expected", [
+    ({(3, 2)}, [(3, 2)]),
+    ({(5, 2), (5, 3)}, [(5, 2), (5, 3)]),
+    ({(0, 1), (5, 3)}, [(0, 1), (5, 3)]),
+])
+def test_cards_missed_between_two_found_are_added_where_they_lie(missing: set, expected: list) -> None:
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts, missing)
+    detections = _detections(cards, scores)
+    grown, layout = repair_columns(detections, group_columns(detections))
+    assert layout.full
+    assert [len(column) for column in layout.columns] == counts
+    added = grown.origins[len(detections):] - [300, 200]
+    want = sorted((column * 1.2 * WIDTH, k * STEP * HEIGHT) for column, k in expected)
+    assert np.allclose(sorted(map(tuple, added)), want)
+    assert np.all(grown.scores[len(detections):] == 0)
+    for column in layout.columns:
+        assert list(grown.origins[list(column), 1]) == sorted(grown.origins[list(column), 1])
+
+
+def test_a_card_found_twice_keeps_the_stronger_peak_in_its_column() -> None:
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts, twice={(2, 1)})
+    detections = _detections(cards, scores)
+    grown, layout = repair_columns(detections, group_columns(detections))
+    assert len(grown) == len(detections)
+    assert [len(column) for column in layout.columns] == counts
+    assert [detections.scores[i] for i in layout.loose] == [0.4]
+
+
+def test_a_gap_of_no_whole_number_of_steps_is_left_alone() -> None:
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts)
+    cards.append((0.0, 2 * STEP * HEIGHT + 1.5 * STEP * HEIGHT))  # 1.5 steps below column a's last card
+    scores.append(0.8)
+    detections = _detections(cards, scores)
+    grown, layout = repair_columns(detections, group_columns(detections))
+    assert len(grown) == len(detections)
+    assert len(layout.columns[0]) == 4
+
+
+def test_a_last_peak_far_below_its_column_is_the_exposed_cards_bottom_corner() -> None:
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts)
+    cards.append((3 * 1.2 * WIDTH, 4 * STEP * HEIGHT + 0.75 * HEIGHT))  # below column d's exposed card
+    scores.append(0.4)
+    detections = _detections(cards, scores)
+    grown, layout = repair_columns(detections, group_columns(detections))
+    assert [len(column) for column in layout.columns] == counts
+    assert [detections.scores[i] for i in layout.loose] == [0.4]
