@@ -28,6 +28,8 @@ __all__ = ["Hint", "HintLimits", "HintSession", "hint"]
 
 logger = logging.getLogger(__name__)
 
+STALL_LIMIT = 8
+
 
 @dataclass(frozen=True, slots=True)
 class HintLimits:
@@ -82,12 +84,15 @@ class HintSession:
     """
 
     limits: HintLimits = field(default_factory=HintLimits)
-    visited: set[str] = field(default_factory=set)
+    visited: Counter[str] = field(default_factory=Counter)
     _previous: Position | None = None
     _banked: float = 0.0
     _worlds: list[World] = field(default_factory=list)
     _rng: random.Random | None = None
     _nodes_spent: int = 0
+    _fresh: set[str] = field(default_factory=set)
+    _stalled: int = 0
+    _last_progress: tuple[int, int, int] | None = None
 
     def hint(self, position: Position, seen: tuple[Card, ...] = ()) -> Hint:
         """The best move from ``position`` as a player sees it (hidden cards are ignored)."""
@@ -97,19 +102,29 @@ class HintSession:
         if self._rng is None:
             self._rng = random.Random(self.limits.seed)
         self._carry_worlds(observed)
-        self.visited.add(observed.spn())
+        self.visited[observed.spn()] += 1
+        progress = _progress(observed)
+        self._stalled = self._stalled + 1 if progress == self._last_progress else 0
+        self._last_progress = progress
         moves = legal_moves(observed)
         if not moves:
             return _no_move(observed)
-        fresh = [move for move in moves if _leads_to_new(observed, move, self.visited)] or moves
-        useful = [move for move in fresh if tactical_score(observed, move) > 0]
-        if useful:
+        # A winning line may pass once through a position seen before; twice is going round.
+        moves = [move for move in moves if _visits(observed, move, self.visited) < 2] or moves
+        fresh = [move for move in moves if _visits(observed, move, self.visited) == 0] or moves
+        if self._stalled < STALL_LIMIT and any(tactical_score(observed, move) > 0 for move in fresh):
             # Dealing buries cards: a player deals only when nothing useful is left. The worlds'
-            # searches know their stock and would deal early when it happens to suit them.
+            # searches know their stock and would deal early when it happens to suit them. But
+            # moves that only shuffle runs about are not useful: after STALL_LIMIT hints without
+            # a card turned over or a run removed, the worlds may vote for the deal.
+            moves = [move for move in moves if not isinstance(move, Deal)]
             fresh = [move for move in fresh if not isinstance(move, Deal)]
         budget = self._budget()
         allowed = min(budget + self._banked, budget * self.limits.bank_limit)
-        by_text = {str(move): move for move in fresh}
+        # The worlds vote on every move left; only the fallback, which has no line to follow,
+        # keeps to positions not seen before.
+        by_text = {str(move): move for move in moves}
+        self._fresh = {str(move) for move in fresh}
         began = self._clock()
         nodes = self._search(knowledge, list(by_text), began + allowed, allowed)
         self._previous = observed
@@ -136,11 +151,11 @@ class HintSession:
             votes=dict(votes),
         )
 
-    def _rank(self, observed: Position, move: Move, text: str) -> tuple[float, int, float]:
-        """Order candidate moves: share of the worlds tried that it wins, then wins, then tactics."""
+    def _rank(self, observed: Position, move: Move, text: str) -> tuple[float, int, bool, float]:
+        """Order candidate moves: share of the worlds tried that it wins, wins, news, tactics."""
         wins = sum(text in world.lines for world in self._worlds)
         tried = sum(text in world.tried for world in self._worlds)
-        return ((wins + 1) / (tried + 2), wins, tactical_score(observed, move))
+        return ((wins + 1) / (tried + 2), wins, text in self._fresh, tactical_score(observed, move))
 
     def _carry_worlds(self, observed: Position) -> None:
         """Move the won worlds along to ``observed``; drop all if it is not the next position."""
@@ -264,5 +279,11 @@ def _fallback_key(position: Position, move: Move) -> tuple[float, int]:
     return (tactical_score(position, move), 0 if isinstance(move, Deal) else 1)
 
 
-def _leads_to_new(position: Position, move: Move, visited: set[str]) -> bool:
-    return apply_move(position, move).after.spn() not in visited
+def _progress(position: Position) -> tuple[int, int, int]:
+    """Face-down cards, stock cards and runs removed: what changes when a game moves on."""
+    return (sum(len(column.down) for column in position.columns), len(position.stock), len(position.removed))
+
+
+def _visits(position: Position, move: Move, visited: Counter[str]) -> int:
+    """How often the position ``move`` leads to was shown before."""
+    return visited[apply_move(position, move).after.spn()]

@@ -76,15 +76,16 @@ def test_unread_cards_must_be_read_first() -> None:
     assert "read the cards" in advice.reason
 
 
-def test_a_session_does_not_return_to_a_position_it_was_shown() -> None:
+def test_a_session_does_not_go_round_to_a_position_it_was_shown_twice() -> None:
     start = deal_position(4, 1)
     moves = legal_moves(start)
     assert len(moves) > 2
     keep = moves[1]
     session = HintSession(FAST)
-    session.visited.update(
-        apply_move(start.observed(), move).after.spn() for move in moves if move != keep
-    )
+    for _ in range(2):
+        session.visited.update(
+            apply_move(start.observed(), move).after.spn() for move in moves if move != keep
+        )
     assert session.hint(start).move == keep
 
 
