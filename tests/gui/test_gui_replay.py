@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 
-from spider_vision.cli.main_job import sample_path
 from spider_vision.gamelog import MoveEvent, read_log, replay
 
 WAIT_MS = 30_000
 
+SAMPLE_LOG = Path(__file__).resolve().parents[2] / "sample_images" / "sample_game.jsonl"
+
 
 def _entries():
-    return replay(read_log(sample_path())).entries
+    return replay(read_log(SAMPLE_LOG)).entries
 
 
 def test_replay_steps_forward_and_back(window, qtbot) -> None:
     entries = _entries()
-    assert window.open_log(sample_path())
+    assert window.open_log(SAMPLE_LOG)
     assert window.mode == "replay" and window.replay_bar.isVisible() and not window.live_bar.isVisible()
-    start = replay(read_log(sample_path())).header.start
+    start = replay(read_log(SAMPLE_LOG)).header.start
     assert window.board_view.position == start
     for expected in (1, 2, 3):
         qtbot.keyClick(window, Qt.Key.Key_Right)
@@ -39,7 +42,7 @@ def test_replay_steps_forward_and_back(window, qtbot) -> None:
 
 def test_replay_shows_the_score_and_the_rule_breaks(window, qtbot) -> None:
     entries = _entries()
-    window.open_log(sample_path())
+    window.open_log(SAMPLE_LOG)
     flagged = next(k for k, entry in enumerate(entries) if entry.flag)
     window.replay_go(flagged + 1)
     assert window.banner.isVisible() and entries[flagged].flag in window.banner.label.text()
@@ -51,7 +54,7 @@ def test_replay_shows_the_score_and_the_rule_breaks(window, qtbot) -> None:
 
 
 def test_replay_plays_by_itself(window, qtbot) -> None:
-    window.open_log(sample_path())
+    window.open_log(SAMPLE_LOG)
     window.replay_timer.setInterval(50)
     qtbot.keyClick(window, Qt.Key.Key_P)
     assert window.replay_buttons["play"].text() == "Pause"
@@ -63,7 +66,7 @@ def test_replay_plays_by_itself(window, qtbot) -> None:
 
 
 def test_hint_is_computed_in_the_background_and_drawn(window, qtbot) -> None:
-    window.open_log(sample_path())
+    window.open_log(SAMPLE_LOG)
     qtbot.waitUntil(lambda: window.advice is not None, timeout=WAIT_MS)
     advice = window.advice
     assert window.side.hint_label.text() == (str(advice.move) if advice.move is not None else "none")
@@ -77,14 +80,14 @@ def test_hint_is_computed_in_the_background_and_drawn(window, qtbot) -> None:
 
 
 def test_selecting_a_move_highlights_it_in_both_views(window, qtbot) -> None:
-    window.open_log(sample_path())
+    window.open_log(SAMPLE_LOG)
     window.side.moves_list.setCurrentRow(1)
     move = window.side.moves[1]
     assert window.board_view.selected == move and window.live_view.selected == move
 
 
 def test_export_lists_every_move(window, tmp_path) -> None:
-    window.open_log(sample_path())
+    window.open_log(SAMPLE_LOG)
     text = window.moves_text()
     entries = _entries()
     lines = [line for line in text.splitlines() if line[:4].strip().rstrip(".").isdigit()]
@@ -95,10 +98,10 @@ def test_export_lists_every_move(window, tmp_path) -> None:
 
 
 def test_saving_the_log_copies_it(window, tmp_path) -> None:
-    window.open_log(sample_path())
+    window.open_log(SAMPLE_LOG)
     target = tmp_path / "saved.jsonl"
     window.save_log_to(target)
-    assert target.read_bytes() == sample_path().read_bytes()
+    assert target.read_bytes() == SAMPLE_LOG.read_bytes()
 
 
 def test_a_log_that_is_not_a_log_is_a_banner(window, tmp_path) -> None:
