@@ -13,11 +13,17 @@ from gui.messages import warning_for
 from gui.settings import Settings
 
 
-@pytest.mark.parametrize("deal, suits", [(1, 2), (5, 4), (9, 1)])
-def test_board_draws_every_card_of_the_position(qtbot, deal, suits) -> None:
+def _board(qtbot) -> BoardView:
+    """A board view of the size the tests draw on."""
     board = BoardView()
     qtbot.addWidget(board)
     board.resize(900, 600)
+    return board
+
+
+@pytest.mark.parametrize("deal, suits", [(1, 2), (5, 4), (9, 1)])
+def test_board_draws_every_card_of_the_position(qtbot, deal, suits) -> None:
+    board = _board(qtbot)
     position = deal_position(deal, suits).observed()
     board.set_position(position, moves=3, score=497)
     for column in range(10):
@@ -29,9 +35,7 @@ def test_board_draws_every_card_of_the_position(qtbot, deal, suits) -> None:
 
 
 def test_board_click_names_the_card(qtbot) -> None:
-    board = BoardView()
-    qtbot.addWidget(board)
-    board.resize(900, 600)
+    board = _board(qtbot)
     board.set_position(deal_position(2, 2).observed())
     top = board.column_cards(4)[-1]
     with qtbot.waitSignal(board.cardClicked) as signal:
@@ -50,25 +54,19 @@ def test_long_columns_stay_inside_the_board(qtbot) -> None:
 
 
 def test_board_draws_the_hint_and_the_selection(qtbot) -> None:
-    board = BoardView()
-    qtbot.addWidget(board)
-    board.resize(900, 600)
+    board = _board(qtbot)
     position = deal_position(3, 2).observed()
     board.set_position(position)
     move = next(m for m in legal_moves(position, STANDARD) if isinstance(m, TableauMove))
     board.set_hint(move)
     board.set_selected(move)
-    plain = BoardView()
-    qtbot.addWidget(plain)
-    plain.resize(900, 600)
+    plain = _board(qtbot)
     plain.set_position(position)
     assert board.grab().toImage() != plain.grab().toImage()
 
 
 def test_a_doubtful_card_stays_outlined_until_another_card_lies_there(qtbot) -> None:
-    board = BoardView()
-    qtbot.addWidget(board)
-    board.resize(900, 600)
+    board = _board(qtbot)
     position = deal_position(4, 2).observed()
     board.set_position(position)
     top = board.column_cards(0)[-1]
