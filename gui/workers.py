@@ -7,7 +7,6 @@ corrections, undo and pause reach it as commands between two frames.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import queue
 import threading
@@ -146,13 +145,8 @@ class TrackingWorker(QThread):
     # --- the worker thread ------------------------------------------------------------
 
     def _make_tracker(self) -> Tracker:
-        options: dict[str, Any] = {"suits": self._suits, "log_path": self._log_path, "source_name": self._kind}
-        if self._loaded.calibration is not None:
-            if "calibration" in inspect.signature(Tracker).parameters:
-                options["calibration"] = self._loaded.calibration
-            else:
-                logger.info("the tracker takes no deck calibration yet; it reads without it")
-        return Tracker(self._loaded.models, **options)
+        return Tracker(self._loaded.models, suits=self._suits, log_path=self._log_path, source_name=self._kind,
+                       calibration=self._loaded.calibration)
 
     def run(self) -> None:
         try:

@@ -58,7 +58,7 @@ from spider_vision.tracking.inference import Hypothesis, Scorer, infer
 from spider_vision.tracking.observation import ColumnGuide, TableView, allowed_classes, view_from_reading
 from spider_vision.tracking.sources import Frame
 from spider_vision.tracking.stability import GateSettings, StabilityGate
-from spider_vision.vision import Models, TableReading, VisionError, read_table
+from spider_vision.vision import Calibration, Models, TableReading, VisionError, read_table
 from spider_vision.vision.reading import card_classes, class_index
 from spider_vision.vision.rules import DEALT_DOWN
 
@@ -150,9 +150,12 @@ class Tracker:
     def __init__(self, models: Models, *, suits: int | None = None, variant: Variant = STANDARD,
                  log: LogWriter | None = None, log_path: str | Path | None = None,
                  source_name: str = "video", settings: TrackerSettings | None = None,
-                 reader: Callable[[np.ndarray], TableReading] | None = None) -> None:
-        """``reader`` replaces ``read_table`` with these models (a test's stand-in, a calibrated reader)."""
+                 reader: Callable[[np.ndarray], TableReading] | None = None,
+                 calibration: Calibration | None = None) -> None:
+        """``calibration`` adapts the reader to the player's deck; ``reader`` replaces ``read_table``
+        with these models altogether (a test's stand-in)."""
         self.models = models
+        self.calibration = calibration
         self._reader = reader
         self.suits = suits
         self.variant = variant
@@ -274,7 +277,7 @@ class Tracker:
             if self._reader is not None:
                 reading = self._reader(image)
             else:
-                reading = read_table(image, self.models, suits=self.suits)
+                reading = read_table(image, self.models, suits=self.suits, calibration=self.calibration)
         except VisionError as error:
             logger.debug("frame %d not read: %s", self._frame, error)
             self._unread += 1

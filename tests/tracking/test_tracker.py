@@ -241,3 +241,24 @@ def test_a_log_is_continued_from_where_it_stopped(tmp_path: Path) -> None:
     assert result.consistent, result.mismatch
     moves = [str(e.event.move) for e in result.entries if isinstance(e.event, MoveEvent)]
     assert moves == [str(_move_between(a, b)) for a, b in zip(positions, positions[1:])]
+
+
+def test_the_deck_calibration_reaches_every_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    import spider_vision.tracking.tracker as tracker_module
+
+    positions = _game(9, 2, 1)
+    stand_in = StandInReader(positions)
+    given = []
+
+    def read_table(image, models, *, suits=None, calibration=None):
+        given.append(calibration)
+        return stand_in(image)
+
+    monkeypatch.setattr(tracker_module, "read_table", read_table)
+    calibration = object()
+    tracker = Tracker(None, suits=2, calibration=calibration)  # type: ignore[arg-type]
+    for frame in play_frames([0, 1]):
+        tracker.feed(frame)
+    tracker.close()
+    assert given and all(value is calibration for value in given)
+    assert tracker.position is not None and tracker.game is not None and tracker.game.moves_made == 1
