@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spider_vision.engine import Game, Position, SuitMode, deal_position  # noqa: E402
-from spider_vision.hint import HintLimits, HintSession  # noqa: E402
+from spider_vision.engine import Game, SuitMode, deal_position  # noqa: E402
+from spider_vision.hint import HintLimits, HintSession, game_progress  # noqa: E402
 
 MOVE_CAP = 1000
 RESIGN_AFTER = 30
@@ -58,13 +58,13 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
     seconds = 0.0
     cpu_seconds = 0.0
     ending = "move cap"
-    last_progress, progress_key = 0, _progress(game.position)
+    last_progress, progress_key = 0, game_progress(game.position)
     while game.moves_made < MOVE_CAP:
         if game.is_won:
             ending = "won"
             break
-        if _progress(game.position) != progress_key:
-            last_progress, progress_key = game.moves_made, _progress(game.position)
+        if game_progress(game.position) != progress_key:
+            last_progress, progress_key = game.moves_made, game_progress(game.position)
         observed = game.position.observed()
         repeats[observed.spn()] += 1
         if repeats[observed.spn()] >= 3 or game.moves_made - last_progress >= NO_PROGRESS:
@@ -84,12 +84,6 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
             break
         game.play(advice.move)
     return GameResult(deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending)
-
-
-def _progress(position: Position) -> tuple[int, int, int]:
-    """What only goes down as a game advances: face-down cards, stock, runs still on the table."""
-    down = sum(len(column.down) for column in position.columns)
-    return (down, len(position.stock), 8 - len(position.removed))
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spider_vision.hint.advisor import Hint, HintLimits, HintSession, hint
+from spider_vision.hint.advisor import Hint, HintLimits, HintSession, game_progress, hint
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 
@@ -13,6 +13,7 @@ __all__ = [
     "Knowledge",
     "determinise",
     "explain",
+    "game_progress",
     "hint",
     "tactical_score",
 ]

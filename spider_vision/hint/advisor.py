@@ -24,7 +24,7 @@ from spider_vision.hint.tactics import explain, tactical_score
 from spider_vision.hint.worlds import World, advance, infer_move
 from spider_vision.solver import SolveLimits, SolveResult, solve
 
-__all__ = ["Hint", "HintLimits", "HintSession", "hint"]
+__all__ = ["Hint", "HintLimits", "HintSession", "game_progress", "hint"]
 
 logger = logging.getLogger(__name__)
 
@@ -37,9 +37,8 @@ class HintLimits:
 
     ``movetime`` is the mean wall time per hint in seconds: a session banks
     the time that cheap hints leave unused and lets a later hint spend up to
-    ``bank_limit`` times ``movetime``. ``samples`` is the
-    number of worlds kept.
-    ``nodes_per_move``, when set, counts the budget (bank included) in
+    ``bank_limit`` times ``movetime``. ``samples`` is the number of worlds
+    kept. ``nodes_per_move``, when set, counts the budget (bank included) in
     positions searched instead of seconds: hints are then the same on any
     machine and under any load, which is what a benchmark wants.
     """
@@ -103,7 +102,7 @@ class HintSession:
             self._rng = random.Random(self.limits.seed)
         self._carry_worlds(observed)
         self.visited[observed.spn()] += 1
-        progress = _progress(observed)
+        progress = game_progress(observed)
         self._stalled = self._stalled + 1 if progress == self._last_progress else 0
         self._last_progress = progress
         moves = legal_moves(observed)
@@ -279,8 +278,8 @@ def _fallback_key(position: Position, move: Move) -> tuple[float, int]:
     return (tactical_score(position, move), 0 if isinstance(move, Deal) else 1)
 
 
-def _progress(position: Position) -> tuple[int, int, int]:
-    """Face-down cards, stock cards and runs removed: what changes when a game moves on."""
+def game_progress(position: Position) -> tuple[int, int, int]:
+    """Face-down cards, stock cards and runs removed: what changes only when a game moves on."""
     return (sum(len(column.down) for column in position.columns), len(position.stock), len(position.removed))
 
 

@@ -32,12 +32,3 @@ def test_a_one_suit_game_is_played_to_its_end() -> None:
     assert result.ending in {"won", "lost", "stuck", "resigned", "move cap"}
     assert result.won == (result.ending == "won")
     assert result.moves > 20 and result.hints >= result.moves
-
-
-def test_progress_counts_face_down_cards_stock_and_runs_left() -> None:
-    from spider_vision.engine import Deal, SuitMode, apply_move, deal_position
-
-    start = deal_position(1, SuitMode.ONE)
-    dealt = apply_move(start, Deal()).after
-    assert play._progress(start) == (44, 50, 8)
-    assert play._progress(dealt) == (44, 40, 8)

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from spider_vision.engine import Column, Game, Position, apply_move, deal_position, legal_moves
-from spider_vision.hint import HintLimits, HintSession, hint
+from spider_vision.engine import Column, Deal, Game, Position, apply_move, deal_position, legal_moves
+from spider_vision.hint import HintLimits, HintSession, game_progress, hint
 
 FAST = HintLimits(samples=3, nodes_per_move=10000, seed=11)
 
@@ -97,3 +97,17 @@ def test_a_game_with_moves_but_no_win_is_proved_lost_in_every_world() -> None:
     assert str(advice.move) == "ji" and not advice.lost
     assert advice.samples == FAST.samples == advice.proved_lost
     assert advice.wins == 0 and advice.win_estimate == 0.0
+
+
+@pytest.mark.parametrize(
+    ("spn", "progress"),
+    [
+        (deal_position(1, 1).spn(), (44, 50, 0)),
+        ("|KsQsJsTs9s8s7s/|6s5s4s3s2s/|As/|/|/|/|/|/|/| - sssssss 1", (0, 0, 7)),
+    ],
+)
+def test_game_progress_counts_face_down_cards_stock_and_runs_removed(spn: str, progress: tuple) -> None:
+    assert game_progress(Position.from_spn(spn)) == progress
+    if Position.from_spn(spn).stock:
+        dealt = apply_move(Position.from_spn(spn), Deal()).after
+        assert game_progress(dealt) == (progress[0], progress[1] - 10, progress[2])
