@@ -29,7 +29,7 @@ def test_main_job_opens_the_window_when_there_is_a_display(cli, monkeypatch) -> 
     assert outcome.code == 0 and opened == [((), {})] and outcome.out == ""
 
 
-def test_main_job_without_a_display_says_so_and_replays_in_the_terminal(cli, no_display, monkeypatch) -> None:
+def test_main_job_without_a_display_says_so_and_runs_in_the_terminal(cli, no_display, monkeypatch) -> None:
     monkeypatch.setattr(gui_command, "open_window", lambda *a, **k: pytest.fail("no window without a display"))
     problems = []
     monkeypatch.setattr(main_job, "run_in_terminal", lambda problem: problems.append(problem) or 0)
