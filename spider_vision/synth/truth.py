@@ -9,14 +9,14 @@ picture, so the truth matches the pixels.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 import cv2
 import numpy as np
 
 from spider_vision.engine import Card, card_text, parse_card
 
-__all__ = ["CardTruth", "visible_parts"]
+__all__ = ["CardTruth", "lowest_face_up", "visible_parts"]
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -100,6 +100,20 @@ class CardTruth:
             second_index_box=box("second_index_box"),
             second_index_visible=float(data.get("second_index_visible", 0.0)),
         )
+
+
+def lowest_face_up(cards: Iterable[CardTruth]) -> dict[int, tuple[CardTruth, int]]:
+    """Each tableau column's lowest face-up card and the number of face-down cards under it."""
+    piles: dict[int, list[CardTruth]] = {}
+    for card in cards:
+        if card.pile == "tableau":
+            piles.setdefault(card.column, []).append(card)
+    lowest = {}
+    for column, pile in piles.items():
+        ups = [card for card in pile if card.face_up]
+        if ups:
+            lowest[column] = (min(ups, key=lambda card: card.index), sum(not card.face_up for card in pile))
+    return lowest
 
 
 def _fixed(polygon: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:

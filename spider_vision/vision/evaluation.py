@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from spider_vision.engine import Position
-from spider_vision.synth.truth import CardTruth
+from spider_vision.synth.truth import CardTruth, lowest_face_up
 from spider_vision.vision.reading import TableReading
 
 __all__ = ["MIN_INDEX_VISIBLE", "score", "summarise"]
@@ -62,15 +62,7 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
         elif predicted[k].card == truth_cards[t].card:
             counts["correct"] += 1
     # Face-down count of each tableau column, through the column's lowest face-up card.
-    by_column: dict[int, list] = {}
-    for card in cards:
-        if card.pile == "tableau":
-            by_column.setdefault(card.column, []).append(card)
-    for pile in by_column.values():
-        ups = [c for c in pile if c.face_up]
-        if not ups:
-            continue
-        lowest = min(ups, key=lambda c: c.index)
+    for lowest, _ in lowest_face_up(cards).values():
         if lowest not in truth_cards or truth_cards.index(lowest) not in match:
             continue
         k = match[truth_cards.index(lowest)]

@@ -19,6 +19,7 @@ import numpy as np
 
 from spider_vision.engine import deal_position
 from spider_vision.synth import Rendering, random_play, random_scene, render, style_names
+from spider_vision.synth.truth import lowest_face_up
 from spider_vision.vision.evaluation import MIN_INDEX_VISIBLE
 from spider_vision.vision.geometry import DETECT_WIDTH, STRIP_CROP, corner_crop, strip_crop
 
@@ -125,18 +126,9 @@ def add_rendering(shard: Shard, rendering: Rendering, rng: np.random.Generator, 
             crop = corner_crop(image, origin, _rotate(right, angle) * grow[0], _rotate(down, angle) * grow[1])
             shard.index_crops.append(crop)
             shard.index_labels.append((card.card.rank - 1, SUIT_ORDER.index(card.card.suit), card.index_visible))
-    columns: dict[int, list] = {}
-    for card in rendering.cards:
-        if card.pile == "tableau":
-            columns.setdefault(card.column, []).append(card)
-    for cards in columns.values():
-        ups = [card for card in cards if card.face_up]
-        if not ups:
-            continue
-        lowest = min(ups, key=lambda card: card.index)
+    for lowest, down_count in lowest_face_up(rendering.cards).values():
         if lowest.visible_fraction < 0.05:
             continue
-        down_count = sum(1 for card in cards if not card.face_up)
         quad = np.array(lowest.quad)
         right, down = quad[1] - quad[0], quad[3] - quad[0]
         for _ in range(copies):
@@ -164,12 +156,7 @@ def add_detected(shard: Shard, rendering: Rendering, models: "Models") -> None:
         return
     centres = np.array([np.mean(card.index_quad, axis=0) for card in truth])
     reach = np.array([0.5 * np.linalg.norm(np.subtract(card.index_quad[3], card.index_quad[0])) for card in truth])
-    lowest: dict[int, tuple[int, int]] = {}
-    for card in rendering.cards:
-        if card.pile == "tableau" and card.face_up and card.index < lowest.get(card.column, (99, 0))[0]:
-            lowest[card.column] = (card.index, sum(1 for c in rendering.cards
-                                                   if c.pile == "tableau" and c.column == card.column
-                                                   and not c.face_up))
+    lowest = lowest_face_up(rendering.cards)
     for i in range(len(detections)):
         distance = np.linalg.norm(centres - detections.centres[i], axis=1)
         t = int(distance.argmin())
@@ -179,7 +166,7 @@ def add_detected(shard: Shard, rendering: Rendering, models: "Models") -> None:
         origin, right, down = detections.origins[i], detections.rights[i], detections.downs[i]
         shard.index_crops.append(corner_crop(image, origin, right, down))
         shard.index_labels.append((card.card.rank - 1, SUIT_ORDER.index(card.card.suit), card.index_visible))
-        if card.pile == "tableau" and lowest.get(card.column, (None,))[0] == card.index:
+        if card.pile == "tableau" and card.column in lowest and lowest[card.column][0].index == card.index:
             shard.strip_crops.append(strip_crop(image, origin, right, down))
             shard.strip_labels.append(lowest[card.column][1])
 
