@@ -89,7 +89,6 @@ class HintSession:
     _worlds: list[World] = field(default_factory=list)
     _rng: random.Random | None = None
     _nodes_spent: int = 0
-    _fresh: set[str] = field(default_factory=set)
     _stalled: int = 0
     _last_progress: tuple[int, int, int] | None = None
 
@@ -109,8 +108,9 @@ class HintSession:
         if not moves:
             return _no_move(observed)
         # A winning line may pass once through a position seen before; twice is going round.
-        moves = [move for move in moves if _visits(observed, move, self.visited) < 2] or moves
-        fresh = [move for move in moves if _visits(observed, move, self.visited) == 0] or moves
+        visits = {move: _visits(observed, move, self.visited) for move in moves}
+        moves = [move for move in moves if visits[move] < 2] or moves
+        fresh = [move for move in moves if visits[move] == 0] or moves
         if self._stalled < STALL_LIMIT and any(tactical_score(observed, move) > 0 for move in fresh):
             # Dealing buries cards: a player deals only when nothing useful is left. The worlds'
             # searches know their stock and would deal early when it happens to suit them. But
@@ -123,7 +123,7 @@ class HintSession:
         # The worlds vote on every move left; only the fallback, which has no line to follow,
         # keeps to positions not seen before.
         by_text = {str(move): move for move in moves}
-        self._fresh = {str(move) for move in fresh}
+        news = {str(move) for move in fresh}
         began = self._clock()
         nodes = self._search(knowledge, list(by_text), began + allowed, allowed)
         self._previous = observed
@@ -131,7 +131,7 @@ class HintSession:
             first for world in self._worlds for first in world.lines if first in by_text
         )
         if votes:
-            move = by_text[max(votes, key=lambda text: self._rank(observed, by_text[text], text))]
+            move = by_text[max(votes, key=lambda text: self._rank(observed, by_text[text], text, news))]
         else:
             move = max(fresh, key=lambda candidate: _fallback_key(observed, candidate))
         searched = [world for world in self._worlds if world.searched or world.won]
@@ -150,11 +150,11 @@ class HintSession:
             votes=dict(votes),
         )
 
-    def _rank(self, observed: Position, move: Move, text: str) -> tuple[float, int, bool, float]:
+    def _rank(self, observed: Position, move: Move, text: str, news: set[str]) -> tuple[float, int, bool, float]:
         """Order candidate moves: share of the worlds tried that it wins, wins, news, tactics."""
         wins = sum(text in world.lines for world in self._worlds)
         tried = sum(text in world.tried for world in self._worlds)
-        return ((wins + 1) / (tried + 2), wins, text in self._fresh, tactical_score(observed, move))
+        return ((wins + 1) / (tried + 2), wins, text in news, tactical_score(observed, move))
 
     def _carry_worlds(self, observed: Position) -> None:
         """Move the won worlds along to ``observed``; drop all if it is not the next position."""
