@@ -49,16 +49,24 @@ class SolverError(SpiderError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class SolveLimits:
-    """When to give up: after ``seconds`` of search or ``nodes`` positions (``None``: no limit)."""
+    """When to give up: after ``seconds`` of search or ``nodes`` positions (``None``: no limit).
+
+    ``first_width`` is the beam the search starts with before it widens: a
+    narrow one solves easy positions in fewer positions, a wide one wastes
+    less on hard ones.
+    """
 
     seconds: float | None = 10.0
     nodes: int | None = None
+    first_width: int = FIRST_WIDTH
 
     def __post_init__(self) -> None:
         if self.seconds is not None and not self.seconds > 0:
             raise SolverError(f"time limit must be more than 0 seconds, not {self.seconds}")
         if self.nodes is not None and self.nodes < 1:
             raise SolverError(f"position limit must be at least 1, not {self.nodes}")
+        if self.first_width < 1:
+            raise SolverError(f"the first beam must be at least 1 wide, not {self.first_width}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,11 +156,11 @@ def solve(
     if use_native:
         columns = [bytes((down,)) + pile for pile, down in zip(root[0], root[1])]
         status, path, count, exhaustive, runs = _native.solve(
-            columns, stock, root[3], FIRST_WIDTH, GROWTH, seconds, nodes, WEIGHT_SETS
+            columns, stock, root[3], limits.first_width, GROWTH, seconds, nodes, WEIGHT_SETS
         )
         outcome = search.SearchOutcome(status, tuple(path), count, bool(exhaustive), runs)
     else:
-        outcome = search.search(root, stock, FIRST_WIDTH, GROWTH, seconds, nodes, WEIGHT_SETS)
+        outcome = search.search(root, stock, limits.first_width, GROWTH, seconds, nodes, WEIGHT_SETS)
     elapsed = time.monotonic() - started
     logger.info(
         "%s: %s after %d positions, %d beam runs, %.2f s",

@@ -146,10 +146,21 @@ def test_unknown_cards_are_refused() -> None:
         solve(deal_position(1, 4).observed())
 
 
-@pytest.mark.parametrize(("seconds", "nodes"), [(0, None), (-1.0, None), (None, 0)])
-def test_bad_limits_are_refused(seconds: float | None, nodes: int | None) -> None:
+@pytest.mark.parametrize(("seconds", "nodes", "width"), [(0, None, 50), (-1.0, None, 50), (None, 0, 50), (1.0, None, 0)])
+def test_bad_limits_are_refused(seconds: float | None, nodes: int | None, width: int) -> None:
     with pytest.raises(SolverError):
-        SolveLimits(seconds=seconds, nodes=nodes)
+        SolveLimits(seconds=seconds, nodes=nodes, first_width=width)
+
+
+@needs_native
+@pytest.mark.parametrize("width", [1, 10])
+def test_a_narrow_first_beam_is_searched_alike_by_both_cores(width: int) -> None:
+    start = deal_position(5, 2)
+    limits = SolveLimits(seconds=None, nodes=300_000, first_width=width)
+    native = solve(start, limits, backend="native")
+    python = solve(start, limits, backend="python")
+    assert (native.solved, native.moves, native.nodes) == (python.solved, python.moves, python.nodes)
+    assert native.solved and replay(start, native.moves).is_won
 
 
 def test_won_position_needs_no_move() -> None:
