@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spider_vision.engine import parse_card
+from spider_vision.synth.truth import CardTruth
+from spider_vision.vision.evaluation import score, summarise
+from spider_vision.vision.reading import CardReading, TableReading
+
+
+def _truth(column: int, card: str, visible: float) -> CardTruth:
+    x, y = 100.0 * column, 0.0
+    quad = ((x, y), (x + 80, y), (x + 80, y + 110), (x, y + 110))
+    index = ((x + 2, y + 2), (x + 14, y + 2), (x + 14, y + 32), (x + 2, y + 32))
+    return CardTruth("tableau", column, 0, parse_card(card), True, quad, quad, 1.0,
+                     index_box=(x + 2, y + 2, x + 14, y + 32), index_quad=index, index_visible=visible)
+
+
+def _read(column: int, card: str | None) -> CardReading:
+    x = 100.0 * column
+    quad = np.array([[x, 0], [x + 80, 0], [x + 80, 110], [x, 110]], float)
+    return CardReading(column, 0, True, None if card is None else parse_card(card), 0.9, quad, quad,
+                       index_box=(x + 2, 2, 12, 30))
+
+
+@pytest.mark.parametrize(
+    ("reads", "whole", "covered"),
+    [
+        (["Ks", "5h"], 1.0, 1.0),  # both right
+        (["Ks", "5c"], 1.0, 0.0),  # the half-covered index misread
+        (["Kc", "5h"], 0.0, 1.0),  # the whole index misread
+        (["Ks", None], 1.0, 0.0),  # the half-covered index reported uncertain
+    ],
+)
+def test_whole_and_half_covered_indices_are_scored_apart(reads: list[str | None], whole: float,
+                                                         covered: float) -> None:
+    truth = [_truth(0, "Ks", 1.0), _truth(1, "5h", 0.5)]
+    reading = TableReading(tuple(_read(k, card) for k, card in enumerate(reads)), None, (), 4, (1000, 200))
+    figures = summarise(score(reading, truth, "- - - 4", False), 1)
+    assert figures["card_accuracy_whole_index"] == whole
+    assert figures["card_accuracy_covered_index"] == covered
+    assert figures["card_accuracy"] == (whole + covered) / 2
