@@ -146,7 +146,9 @@ def test_unknown_cards_are_refused() -> None:
         solve(deal_position(1, 4).observed())
 
 
-@pytest.mark.parametrize(("seconds", "nodes", "width"), [(0, None, 50), (-1.0, None, 50), (None, 0, 50), (1.0, None, 0)])
+@pytest.mark.parametrize(
+    ("seconds", "nodes", "width"), [(0, None, 50), (-1.0, None, 50), (None, 0, 50), (1.0, None, 0)]
+)
 def test_bad_limits_are_refused(seconds: float | None, nodes: int | None, width: int) -> None:
     with pytest.raises(SolverError):
         SolveLimits(seconds=seconds, nodes=nodes, first_width=width)
