@@ -114,13 +114,20 @@ def main() -> int:
         help="budget each hint in positions searched instead of seconds: the games are then the "
         "same on any machine and under any load (the CPU time per move is printed to compare)",
     )
+    parser.add_argument(
+        "--first-width", type=int, default=HintLimits().first_width,
+        help="the solver's first beam width in each sampled world",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()
-    limits = HintLimits(movetime=args.movetime, samples=args.samples, nodes_per_move=args.nodes_per_move)
+    limits = HintLimits(
+        movetime=args.movetime, samples=args.samples, nodes_per_move=args.nodes_per_move,
+        first_width=args.first_width,
+    )
     budget = f"{args.nodes_per_move} positions" if args.nodes_per_move else f"movetime {args.movetime}s"
     print(
-        f"hint engine: {budget} per move, {args.samples} samples; "
+        f"hint engine: {budget} per move, {args.samples} samples, first beam {args.first_width}; "
         f"deals {args.first}..{args.first + args.deals - 1}; {args.jobs} processes"
     )
     print(

@@ -7,7 +7,9 @@ import random
 import pytest
 
 from spider_vision.engine import Column, Deal, Game, Position, apply_move, deal_position, legal_moves
-from spider_vision.hint import HintLimits, HintSession, game_progress, hint
+from spider_vision.hint import HintLimits, HintSession, advisor, game_progress, hint
+from spider_vision.hint.tactics import tactical_score
+from spider_vision.solver import SolveLimits, SolveResult
 
 FAST = HintLimits(samples=3, nodes_per_move=10000, seed=11)
 
@@ -111,3 +113,32 @@ def test_game_progress_counts_face_down_cards_stock_and_runs_removed(spn: str, p
     if Position.from_spn(spn).stock:
         dealt = apply_move(Position.from_spn(spn), Deal()).after
         assert game_progress(dealt) == (progress[0], progress[1] - 10, progress[2])
+
+
+def test_a_held_back_deal_is_played_when_every_won_world_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tactics hold the deal back while a useful move is left, but not against every world's winning line."""
+    start = deal_position(5, 1)
+    assert any(tactical_score(start, move) > 0 for move in legal_moves(start))
+
+    def deal_first(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(True, ("deal",), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", deal_first)
+    advice = hint(start, limits=FAST)
+    assert isinstance(advice.move, Deal)
+    assert advice.win_estimate == 1.0
+
+
+@pytest.mark.parametrize(
+    ("ranks", "chosen"),
+    [
+        # within the margin, tactics decide
+        ({"ab": (0.9, 8, True, 0.0), "cd": (0.8, 7, True, 40.0)}, "cd"),
+        # a clearly better share wins over tactics
+        ({"ab": (0.9, 8, True, 0.0), "cd": (0.5, 4, True, 40.0)}, "ab"),
+        # equal tactics: the share decides
+        ({"ab": (0.8, 7, True, 5.0), "cd": (0.9, 8, True, 5.0)}, "cd"),
+    ],
+)
+def test_moves_that_win_about_as_many_worlds_are_ranked_by_tactics(ranks: dict, chosen: str) -> None:
+    assert advisor._preferred(ranks) == chosen
