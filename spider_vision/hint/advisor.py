@@ -30,11 +30,6 @@ __all__ = ["Hint", "HintLimits", "HintSession", "game_progress", "hint"]
 logger = logging.getLogger(__name__)
 
 STALL_LIMIT = 8
-TIE_MARGIN = 0.12
-"""Moves whose share of won worlds is this close to the best are ranked by tactics first."""
-
-Rank = tuple[float, int, bool, float]
-"""A voted move's share of the worlds tried that it wins, its wins, whether it is new, its tactics."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +144,7 @@ class HintSession:
             by_text.update((str(move), move) for move in held_back)
             votes = Counter(first for world in self._worlds for first in world.lines if first in by_text)
         if votes:
-            move = by_text[_preferred({text: self._rank(observed, by_text[text], text, news) for text in votes})]
+            move = by_text[max(votes, key=lambda text: self._rank(observed, by_text[text], text, news))]
         else:
             move = max(fresh, key=lambda candidate: _fallback_key(observed, candidate))
         searched = [world for world in self._worlds if world.searched or world.won]
@@ -168,7 +163,7 @@ class HintSession:
             votes=dict(votes),
         )
 
-    def _rank(self, observed: Position, move: Move, text: str, news: set[str]) -> Rank:
+    def _rank(self, observed: Position, move: Move, text: str, news: set[str]) -> tuple[float, int, bool, float]:
         """Order candidate moves: share of the worlds tried that it wins, wins, news, tactics."""
         wins = sum(text in world.lines for world in self._worlds)
         tried = sum(text in world.tried for world in self._worlds)
@@ -282,17 +277,6 @@ class HintSession:
 def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:
     """One hint for ``position``; face-down and stock cards are never looked at."""
     return HintSession(limits).hint(position, seen)
-
-
-def _preferred(ranks: dict[str, Rank]) -> str:
-    """The move to play among the voted ones.
-
-    Every world's search knows its hidden cards, so moves that win about as
-    many worlds (within ``TIE_MARGIN``) are alike to it; a player then takes
-    the one that turns cards over or builds runs.
-    """
-    best = max(rank[0] for rank in ranks.values())
-    return max(ranks, key=lambda text: (ranks[text][0] >= best - TIE_MARGIN, ranks[text][3], *ranks[text]))
 
 
 def _no_move(observed: Position) -> Hint:

@@ -128,17 +128,3 @@ def test_a_held_back_deal_is_played_when_every_won_world_deals(monkeypatch: pyte
     assert isinstance(advice.move, Deal)
     assert advice.win_estimate == 1.0
 
-
-@pytest.mark.parametrize(
-    ("ranks", "chosen"),
-    [
-        # within the margin, tactics decide
-        ({"ab": (0.9, 8, True, 0.0), "cd": (0.8, 7, True, 40.0)}, "cd"),
-        # a clearly better share wins over tactics
-        ({"ab": (0.9, 8, True, 0.0), "cd": (0.5, 4, True, 40.0)}, "ab"),
-        # equal tactics: the share decides
-        ({"ab": (0.8, 7, True, 5.0), "cd": (0.9, 8, True, 5.0)}, "cd"),
-    ],
-)
-def test_moves_that_win_about_as_many_worlds_are_ranked_by_tactics(ranks: dict, chosen: str) -> None:
-    assert advisor._preferred(ranks) == chosen
