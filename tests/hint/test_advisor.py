@@ -127,4 +127,3 @@ def test_a_held_back_deal_is_played_when_every_won_world_deals(monkeypatch: pyte
     advice = hint(start, limits=FAST)
     assert isinstance(advice.move, Deal)
     assert advice.win_estimate == 1.0
-

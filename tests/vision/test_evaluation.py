@@ -1,3 +1,5 @@
+"""Scoring a reading against the truth: whole and half-covered indices counted apart."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -154,13 +154,18 @@ Net = TypeVar("Net", bound=nn.Module)
 
 def _train_classifier(net: Net, crops: list[np.ndarray], labels: np.ndarray,
                       loss_of: Callable[[object, np.ndarray], torch.Tensor], steps: int,
-                      rng: np.random.Generator, batch: int, name: str, repeats: np.ndarray | None = None) -> Net:
-    """The loop the reader and the counter share: AdamW, one-cycle rate, photometric augmentation per crop."""
+                      rng: np.random.Generator, batch: int, name: str,
+                      repeats: np.ndarray | None = None) -> Net:
+    """The loop the reader and the counter share: AdamW, one-cycle rate, photometric augmentation per crop.
+
+    ``repeats`` says how often each crop comes per epoch (once each by default).
+    """
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
     started = time.time()
     net.train()
-    for step, chosen in zip(range(steps), _batches(np.ones(len(crops), np.int64) if repeats is None else repeats, batch, rng)):
+    repeats = np.ones(len(crops), np.int64) if repeats is None else repeats
+    for step, chosen in zip(range(steps), _batches(repeats, batch, rng)):
         x = _tensor([photometric(crops[k], rng) for k in chosen])
         loss = loss_of(net(x), labels[chosen])
         optimiser.zero_grad()
@@ -186,10 +191,11 @@ def _counter_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
 
 
 def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
-    """Half-covered indices are most of the reader's errors (their suit pip is often hidden): it sees them twice."""
+    """The reader; half-covered indices, most of its errors (the suit pip is often hidden), come twice."""
     labels = np.array(data["index_labels"])
     repeats = np.where(labels[:, 2] < PARTIAL_INDEX, 2, 1)
-    return _train_classifier(Reader(), data["index_crops"], labels, _reader_loss, steps, rng, batch, "reader", repeats)
+    return _train_classifier(Reader(), data["index_crops"], labels, _reader_loss, steps, rng, batch, "reader",
+                             repeats)
 
 
 def train_counter(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Counter:
