@@ -6,9 +6,9 @@ are counted apart as well, because the next card of a column often hides
 the suit pip of a half-covered index, and then no picture alone can tell
 spades from clubs (the tracker knows them from earlier frames). A predicted
 card matches the truth card whose index centre is within half an index
-height of its own. An uncertain or missed card counts as wrong. A position is exact when the tableau, the stock count
-and the number of removed runs match (removed suits are guessed, so not
-compared).
+height of its own. An uncertain or missed card counts as wrong. A position
+is exact when the tableau, the stock count and the number of removed runs
+match (removed suits are guessed, so not compared).
 """
 
 from __future__ import annotations
