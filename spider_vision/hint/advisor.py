@@ -135,14 +135,12 @@ class HintSession:
         began = self._clock()
         nodes = self._search(knowledge, list(by_text), began + allowed, allowed)
         self._previous = observed
-        votes: Counter[str] = Counter(
-            first for world in self._worlds for first in world.lines if first in by_text
-        )
+        votes = _votes(self._worlds, by_text)
         if not votes:
             # The deal was held back, but it is the only move that any world wins with: a line
             # that wins somewhere beats the tactical rules, which win nowhere that was searched.
             by_text.update((str(move), move) for move in held_back)
-            votes = Counter(first for world in self._worlds for first in world.lines if first in by_text)
+            votes = _votes(self._worlds, by_text)
         if votes:
             move = by_text[max(votes, key=lambda text: self._rank(observed, by_text[text], text, news))]
         else:
@@ -277,6 +275,11 @@ class HintSession:
 def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:
     """One hint for ``position``; face-down and stock cards are never looked at."""
     return HintSession(limits).hint(position, seen)
+
+
+def _votes(worlds: list[World], allowed: dict[str, Move]) -> Counter[str]:
+    """How many worlds' winning lines start with each allowed move."""
+    return Counter(first for world in worlds for first in world.lines if first in allowed)
 
 
 def _no_move(observed: Position) -> Hint:
