@@ -7,6 +7,8 @@ that one confident misread costs a bounded amount). ``align_column`` matches
 a predicted pile to an observed one allowing for cards the detector missed
 and detections that are not cards: the score is the evidence for the
 prediction, and the matches say which observation belongs to which card.
+A pile's last card that may be an echo of its neighbour's index (decks that
+print it in every corner) is kept, and costs little to leave unexplained.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ MISS_TOP = math.log(0.01)
 """The exposed card of a pile not found (it is whole, so the detector rarely misses it)."""
 EXTRA = math.log(0.02)
 """A detection in a column that no card of the prediction explains."""
+ECHO_EXTRA = math.log(0.5)
+"""A pile's last detection that may be an echo of the neighbour's index, left unexplained: as likely
+an echo as a card (the same card lying there looks the same)."""
 DOWN = 0.6
 """Cost per face-down card between the predicted and the counted number (the counter is noisy)."""
 BAND = 3
@@ -50,10 +55,12 @@ UNKNOWN_CLASS = -1
 
 @dataclass(frozen=True)
 class ColumnView:
-    """One column as a frame shows it: face-down count and the face-up cards' evidence, bottom first."""
+    """One column as a frame shows it: face-down count and the face-up cards' evidence, bottom first;
+    ``echo``: the last one may be an echo of the neighbouring pile's index rather than a card."""
 
     down: int
     up: np.ndarray  # (n, 52) log-likelihood ratios
+    echo: bool = False
 
     def __len__(self) -> int:
         return len(self.up)
@@ -183,10 +190,9 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
     downs = [0] * 10
     placed = False
     echoes = _corner_echoes(reading.cards)
+    echoing = [False] * 10
     named = any(card.column is not None for card in reading.cards)
     for number, card in enumerate(reading.cards):
-        if number in echoes:
-            continue
         if named and shift and card.column is not None:
             card = card.with_(column=card.column + shift)
         elif not named and guide is not None:
@@ -196,6 +202,7 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
         placed = True
         if card.face_up:
             faces[card.column].append(card)
+            echoing[card.column] |= number in echoes
         else:
             downs[card.column] += 1
     for column, cards in enumerate(faces):
@@ -207,7 +214,7 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
     for letter in range(10):
         cards = [ratios for _, ratios in sorted(ups[letter], key=lambda pair: pair[0])]
         up = np.stack(cards) if cards else np.zeros((0, 52))
-        columns.append(ColumnView(downs[letter], up))
+        columns.append(ColumnView(downs[letter], up, echoing[letter] and len(cards) > 0))
     return TableView(frame, tuple(columns))
 
 
@@ -235,10 +242,11 @@ def _without_echoes(cards: list[CardReading]) -> list[CardReading]:
 
 
 def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
-    """Detections of a card's top-right index taken for another card (decks with indices in every
-    corner): the frame the detector puts there starts at the real card's top-right corner and
-    holds the same identity, and it ends the next column's pile. (A pile's only card is never
-    taken for an echo: with narrow gaps a real neighbour lies where an echo would.)"""
+    """Detections that may be a card's top-right index taken for another card (decks with indices in
+    every corner): the frame the detector puts there starts at the real card's top-right corner and
+    holds the same identity, and it ends the next column's pile. The same card lying at the end of
+    the next pile looks just the same, so these are only suspects. (A pile's only card is never
+    suspected: with narrow gaps a real neighbour lies where an echo would.)"""
     faces = [(k, card) for k, card in enumerate(cards)
              if card.face_up and card.probabilities is not None and float(np.abs(card.quad).sum()) > 0]
     last: dict[int, tuple[int, int]] = {}
@@ -282,6 +290,7 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
     move = [[-1] * (m + 1) for _ in range(n + 1)]
     score[0][0] = 0.0
     up = view.up
+    echo = view.echo
     for i in range(n + 1):
         low, high = max(0, i - BAND), min(m, i + BAND)
         for j in range(low, high + 1):
@@ -298,14 +307,15 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
                 if value > best:
                     best, how = value, 1
             if j > 0 and score[i][j - 1] > minus:
-                value = score[i][j - 1] + EXTRA
+                value = score[i][j - 1] + (ECHO_EXTRA if echo and j == m else EXTRA)
                 if value > best:
                     best, how = value, 2
             score[i][j], move[i][j] = best, how
     if score[n][m] == minus:
         # Too far apart for the band: every prediction missed, every observation extra.
-        total = base + MISS * max(n - 1, 0) + (MISS_TOP if n else 0.0) + EXTRA * m
-        return Alignment(total, (), m, n > 0)
+        extras = m - int(view.echo)
+        total = base + MISS * max(n - 1, 0) + (MISS_TOP if n else 0.0) + EXTRA * extras + ECHO_EXTRA * (m - extras)
+        return Alignment(total, (), extras, n > 0)
     matches: list[tuple[int, int]] = []
     extras = 0
     top_missed = False
@@ -320,7 +330,7 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
                 top_missed = True
             i -= 1
         else:
-            extras += 1
+            extras += 0 if echo and j == m else 1
             j -= 1
     matches.reverse()
     return Alignment(base + score[n][m], tuple(matches), extras, top_missed)

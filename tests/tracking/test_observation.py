@@ -1,0 +1,57 @@
+"""Observations: a pile's last card that may be an echo of its neighbour's index is kept as a suspect."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spider_vision.engine import Card, SuitMode
+from spider_vision.tracking.observation import ECHO_EXTRA, EXTRA, align_column, allowed_classes, view_from_reading
+from spider_vision.vision import CardReading, TableReading
+from spider_vision.vision.reading import class_index
+
+WIDTH, HEIGHT, GAP, STEP = 60.0, 84.0, 6.0, 20.0
+
+
+def _card(column: int, slot: int, name: str) -> CardReading:
+    """A face-up card of a pile cascaded from the top of the picture, read with confidence."""
+    x, y = 20.0 + column * (WIDTH + GAP), 20.0 + slot * STEP
+    quad = np.array([[x, y], [x + WIDTH, y], [x + WIDTH, y + HEIGHT], [x, y + HEIGHT]])
+    card = Card.parse(name)
+    probabilities = np.full(52, 0.02 / 51)
+    probabilities[class_index(card)] = 0.98
+    return CardReading(column, slot, True, card, 0.98, quad, quad, probabilities=probabilities)
+
+
+def _view(piles: dict[int, list[str]]):
+    cards = tuple(_card(column, slot, name) for column, names in piles.items() for slot, name in enumerate(names))
+    reading = TableReading(cards, None, (), 2, (800, 400))
+    view = view_from_reading(reading, 0, allowed_classes(SuitMode.TWO))
+    assert view is not None
+    return view
+
+
+def _classes(*names: str) -> tuple[int, ...]:
+    return tuple(class_index(Card.parse(name)) for name in names)
+
+
+@pytest.mark.parametrize("neighbour, suspected", [("Qs", True), ("Jh", False)])
+def test_a_piles_last_card_like_its_neighbours_top_is_kept_as_a_suspect(neighbour: str, suspected: bool) -> None:
+    # Column d ends level with column c and holds the same card as c's top: it may be an echo of
+    # c's top-right index, or the same card lying there (two decks have two of each).
+    view = _view({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", neighbour]})
+    assert len(view.columns[3]) == 3 and view.columns[3].echo is suspected
+    assert not view.columns[2].echo
+
+
+def test_a_suspected_echo_matches_a_predicted_card_and_costs_little_unexplained() -> None:
+    column = _view({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}).columns[3]
+    with_it = align_column(0, _classes("7h", "6h", "Qs"), column)
+    without = align_column(0, _classes("7h", "6h"), column)
+    assert with_it.matches == ((0, 0), (1, 1), (2, 2)) and with_it.problems == 0
+    assert without.problems == 0 and without.extras == 0
+    assert with_it.score - without.score == pytest.approx(float(column.up[2, class_index(Card.parse("Qs"))]) - ECHO_EXTRA)
+    # The same card seen where nothing could echo it is a real extra: a problem, and costly.
+    plain = _view({3: ["7h", "6h", "Qs"]}).columns[3]
+    unexplained = align_column(0, _classes("7h", "6h"), plain)
+    assert unexplained.problems == 1 and without.score - unexplained.score == pytest.approx(ECHO_EXTRA - EXTRA)
