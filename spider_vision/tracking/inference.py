@@ -6,7 +6,10 @@ deal and taking back the last move are carried out with the engine (``force``
 follows a rule break physically) and each predicted table is scored against
 the frames of the stable period: pile shapes, face-down counts and the
 reader's evidence for the cards the history knows (``align_column``). When no
-single move explains the frames, sequences of two are tried. The best
+single move explains the frames, sequences of two are tried. A move that
+breaks the rules only because of a doubtful card (``doubts``: the other
+identities a card may have, and what each costs against the evidence so far)
+is also tried as the legal move it is with that card read again. The best
 explanation wins; a different result scoring nearly as well makes it
 ambiguous.
 """
@@ -16,9 +19,10 @@ from __future__ import annotations
 import logging
 import statistics
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from spider_vision.engine import (
+    Card,
     Column,
     Deal,
     IllegalMoveError,
@@ -28,10 +32,11 @@ from spider_vision.engine import (
     TableauMove,
     Variant,
     apply_move,
+    is_legal,
 )
 from spider_vision.tracking.observation import Alignment, TableView, align_column, column_classes
 
-__all__ = ["Hypothesis", "Inference", "Scorer", "infer"]
+__all__ = ["Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer"]
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +60,22 @@ TOLERATED = 1.0
 FIRST_OF_PAIRS = 12
 """Single moves extended to sequences of two when no single move explains the frames."""
 
+Doubts = Mapping[tuple[int, int], Sequence[tuple[Card, float]]]
+"""Per face-up card (column, slot among the face-up cards): identities it may have instead, each with
+its cost in nats (how much less the evidence so far and the legal moves favour it)."""
+
+
+@dataclass(frozen=True)
+class Relabel:
+    """A face-up card read again before the moves: the ``slot``-th face-up card of ``column`` is ``card``
+    (it was ``was``); ``cost`` is what the evidence so far holds against that."""
+
+    column: int
+    slot: int
+    card: Card
+    was: Card
+    cost: float
+
 
 @dataclass(frozen=True)
 class Hypothesis:
@@ -65,6 +86,7 @@ class Hypothesis:
     score: float
     problems: float
     undo: Step | None = None
+    relabel: Relabel | None = None
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -77,7 +99,10 @@ class Hypothesis:
     def describe(self) -> str:
         if self.undo is not None:
             return f"undo {self.undo.move}"
-        return " then ".join(str(move) for move in self.moves) or "no change"
+        moves = " then ".join(str(move) for move in self.moves) or "no change"
+        if self.relabel is not None:
+            return f"{moves} ({self.relabel.was} read as {self.relabel.card})"
+        return moves
 
 
 @dataclass(frozen=True)
@@ -164,30 +189,79 @@ def _step(position: Position, move: Move, variant: Variant) -> Step | None:
         return None
 
 
+def _breaks_rules(step: Step) -> bool:
+    """Whether ``step`` is known to break the rules: a move onto a card turned over earlier in the
+    same sequence (not read yet) is judged once that card is read, not here."""
+    if step.legal:
+        return False
+    move = step.move
+    if isinstance(move, TableauMove):
+        target = step.before.columns[move.target].up
+        return not target or target[-1] is not None
+    return True
+
+
 def _prior(steps: Sequence[Step]) -> float:
-    prior = sum(MOVE_PRIOR + (0.0 if step.legal else ILLEGAL_PRIOR) for step in steps)
+    breaks = sum(_breaks_rules(step) for step in steps)
+    prior = MOVE_PRIOR * len(steps) + ILLEGAL_PRIOR * breaks
     if len(steps) > 1:
         prior += SEQUENCE_PRIOR * (len(steps) - 1)
-        prior += SEQUENCE_ILLEGAL_PRIOR * sum(not step.legal for step in steps)
+        prior += SEQUENCE_ILLEGAL_PRIOR * breaks
     return prior
 
 
-def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: Step | None = None) -> Hypothesis:
+def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: Step | None = None,
+                relabel: Relabel | None = None) -> Hypothesis:
     value, problems = scorer.score(after)
-    prior = UNDO_PRIOR if undo is not None else _prior(steps)
-    return Hypothesis(steps, after, value + prior, problems, undo)
+    prior = UNDO_PRIOR if undo is not None else _prior(steps) - (relabel.cost if relabel is not None else 0.0)
+    return Hypothesis(steps, after, value + prior, problems, undo, relabel)
+
+
+def _involved(position: Position, move: TableauMove) -> list[tuple[int, int]]:
+    """The face-up cards (column, slot) whose identities decide whether ``move`` is legal."""
+    source = len(position.columns[move.source].up)
+    cards = [(move.source, source - k) for k in range(1, move.count + 1)]
+    target = len(position.columns[move.target].up)
+    if target:
+        cards.append((move.target, target - 1))
+    return cards
+
+
+def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, variant: Variant) -> list[Hypothesis]:
+    """The illegal tableau move ``step`` as a legal one, each way that reading one doubtful card again allows."""
+    move = step.move
+    assert isinstance(move, TableauMove)
+    found = []
+    for column, slot in _involved(position, move):
+        pile = position.columns[column]
+        was = pile.up[slot]
+        if was is None:
+            continue
+        for card, cost in doubts.get((column, slot), ()):
+            changed = position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
+            if not is_legal(changed, move, variant):
+                continue
+            repaired = _step(changed, move, variant)
+            if repaired is not None:
+                relabel = Relabel(column, slot, card, was, max(cost, 0.0))
+                found.append(_hypothesis(scorer, (repaired,), repaired.after, relabel=relabel))
+    return found
 
 
 def infer(position: Position, views: Sequence[TableView], variant: Variant,
-          last: Step | None = None) -> Inference:
-    """Explain the views from ``position``; ``last`` is the move that may be taken back."""
+          last: Step | None = None, doubts: Doubts | None = None) -> Inference:
+    """Explain the views from ``position``; ``last`` is the move that may be taken back, ``doubts`` the
+    cards that may have been misread."""
     scorer = Scorer(views)
     candidates = [_hypothesis(scorer, (), position)]
     singles: list[Hypothesis] = []
     for move in _moves(position):
         step = _step(position, move, variant)
-        if step is not None:
-            singles.append(_hypothesis(scorer, (step,), step.after))
+        if step is None:
+            continue
+        singles.append(_hypothesis(scorer, (step,), step.after))
+        if doubts and not step.legal and isinstance(move, TableauMove):
+            singles += _repairs(scorer, position, step, doubts, variant)
     candidates += singles
     if last is not None:
         candidates.append(_hypothesis(scorer, (), last.before, undo=last))
@@ -205,11 +279,11 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
                     continue
                 step = _step(first.after, move, variant)
                 if step is not None:
-                    pairs.append(_hypothesis(scorer, (first.steps[0], step), step.after))
+                    pairs.append(_hypothesis(scorer, (first.steps[0], step), step.after, relabel=first.relabel))
         candidates = sorted(candidates + pairs, key=lambda h: -h.score)
     best = candidates[0]
     spn = best.after.spn()
-    runner_up = next((h for h in candidates[1:] if h.after.spn() != spn), None)
+    runner_up = next((h for h in candidates[1:] if h.after.spn() != spn and h.moves != best.moves), None)
     ambiguous = runner_up is not None and best.score - runner_up.score < AMBIGUOUS and best.changed
     logger.debug("best %s (%.2f, problems %.1f); runner-up %s (%.2f)", best.describe(), best.score,
                  best.problems, runner_up.describe() if runner_up else "-", runner_up.score if runner_up else 0.0)

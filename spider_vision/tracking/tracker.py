@@ -363,7 +363,7 @@ class Tracker:
         if not views:
             return
         last = self._moves[-1].step if self._moves else None
-        inference = infer(self.position, views, self.variant, last)
+        inference = infer(self.position, views, self.variant, last, self._doubts())
         best = inference.best
         if not inference.explained:
             period.attempts += 1
@@ -407,6 +407,13 @@ class Tracker:
         if best.undo is not None:
             events.append(self._take_back())
             return
+        if best.relabel is not None:
+            relabel = best.relabel
+            index = len(self.position.columns[relabel.column].down) + relabel.slot
+            events.append(self._write_correction(relabel.column, index, relabel.card))
+            flags.append(Flag("misread", f"column {column_letter(relabel.column)}: {relabel.was} was a misread; "
+                                         f"{best.moves[0]} shows it is {relabel.card}", relabel.column, index,
+                              self._frame))
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
             if number and any(None in pile.up for pile in self.position.columns):
@@ -421,8 +428,8 @@ class Tracker:
                 except IllegalMoveError as error:
                     logger.warning("frame %d: %s cannot follow: %s", self._frame, step.move, error)
                     return
-            if not step.legal and isinstance(step.move, TableauMove):
-                step = self._legalise(step, events, flags)
+                if not step.legal and isinstance(step.move, TableauMove):
+                    step = self._legalise(step, events, flags)
             self._follow(step, events, flags)
 
     def _follow(self, step: Step, events: list[Event], flags: list[Flag]) -> None:
@@ -449,8 +456,27 @@ class Tracker:
                                   len(source) - step.move.count, frame=self._frame))
         logger.info("frame %d: %s%s", self._frame, step.move, "" if step.legal else f" ({step.reason})")
 
+    def _doubts(self) -> dict[tuple[int, int], list[tuple[Card, float]]]:
+        """The face-up cards that may have been misread: each other identity whose score (evidence and
+        constraints) falls short of the card's by less than the prior of a legal move, with the shortfall."""
+        assert self.position is not None and self._book is not None
+        known = self._book.cards_by_id(self.position)
+        doubts: dict[tuple[int, int], list[tuple[Card, float]]] = {}
+        for column, pile in enumerate(self.position.columns):
+            for slot, current in enumerate(pile.up):
+                if current is None:
+                    continue
+                card_id = self._book.id_at(column, slot)
+                base = self._book.score(card_id, current, known)
+                for card in self._book.candidates(card_id, self.position, current):
+                    cost = base - self._book.score(card_id, card, known)
+                    if card != current and cost < LEGAL_PRIOR:
+                        doubts.setdefault((column, slot), []).append((card, cost))
+        return doubts
+
     def _legalise(self, step: Step, events: list[Event], flags: list[Flag]) -> Step:
-        """An illegal-looking move that one doubtful card explains: correct the card, keep the move legal.
+        """An illegal-looking later move of a sequence that one doubtful card explains: correct the card,
+        keep the move legal (the first move's doubts are weighed by the inference).
 
         The move is legal with another identity of one of the cards it involves
         when that identity's score (evidence and constraints) plus the prior for a

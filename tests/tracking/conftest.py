@@ -49,11 +49,13 @@ def state_of(image: np.ndarray) -> int:
 
 @dataclass
 class StandInReader:
-    """Reads the positions of the states; ``misreads[(state, column, index)]`` is read instead."""
+    """Reads the positions of the states; ``misreads[(state, column, index)]`` is read instead
+    (with ``misread_share`` of the belief, the true card most of the rest)."""
 
     positions: list[Position]
     misreads: dict[tuple[int, int, int], Card] = field(default_factory=dict)
     sure: float = 0.97
+    misread_share: float | None = None
 
     def __call__(self, image: np.ndarray) -> TableReading:
         state = state_of(image)
@@ -71,6 +73,9 @@ class StandInReader:
                 probabilities = np.zeros(52)
                 probabilities[classes] = (1 - self.sure) / (len(classes) - 1)
                 probabilities[class_index(seen)] = self.sure
+                if seen != card and self.misread_share is not None:
+                    probabilities[class_index(seen)] = self.misread_share
+                    probabilities[class_index(card)] = self.sure - self.misread_share
                 cards.append(CardReading(column, index, True, seen, self.sure, quad, quad,
                                          probabilities=probabilities))
         return TableReading(tuple(cards), None, (), int(position.mode), (WIDTH, HEIGHT))

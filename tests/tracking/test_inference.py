@@ -1,4 +1,4 @@
-"""Move inference: the one explanation of a changed table, sequences of two, ambiguity, and the alignment."""
+"""Move inference: the one explanation of a changed table, sequences of two, doubtful cards read again, the alignment."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from spider_vision.engine import (
-    STANDARD, Deal, Position, SuitMode, TableauMove, apply_move, deal_position, legal_moves,
+    STANDARD, Card, Column, Deal, Position, SuitMode, TableauMove, apply_move, deal_position, is_legal, legal_moves,
 )
 from spider_vision.tracking import infer, view_from_reading
 from spider_vision.tracking.observation import align_column, allowed_classes, column_classes
@@ -86,3 +86,55 @@ def test_alignment_prefers_the_right_card_and_tolerates_a_missed_one() -> None:
     extra = align_column(len(pile.down), (), view.columns[column])
     assert extra.extras == 1 and extra.problems == 1
     assert np.all(np.isfinite(view.columns[column].up)) and allowed.sum() == 26
+
+
+def _misread_target(position: Position, move: TableauMove) -> tuple[Position, Card]:
+    """``position`` with the target's last card read as another rank of its suit, so that ``move``
+    looks illegal; and the card as it truly is."""
+    pile = position.columns[move.target]
+    truth = pile.up[-1]
+    misread = Card(truth.rank % 13 + 1 if truth.rank != 12 else 2, truth.suit)
+    wrong = position.with_columns({move.target: Column(pile.down, pile.up[:-1] + (misread,))})
+    assert not is_legal(wrong, move)
+    return wrong, truth
+
+
+@pytest.mark.parametrize("cost, read_again", [(0.5, True), (4.0, True), (20.0, False)])
+def test_a_move_that_looks_illegal_because_of_a_doubtful_card_reads_it_again(cost: float, read_again: bool) -> None:
+    start = deal_position(19, 2)
+    move = next(m for m in legal_moves(start) if isinstance(m, TableauMove) and start.columns[m.target].up)
+    believed, truth = _misread_target(_observed(start), move)
+    slot = len(believed.columns[move.target].up) - 1
+    views = _views(apply_move(start, move).after)
+    inference = infer(believed, views, STANDARD, doubts={(move.target, slot): [(truth, cost)]})
+    (step,) = inference.best.steps
+    assert str(step.move) == str(move)
+    if read_again:
+        assert step.legal and inference.best.relabel is not None
+        assert (inference.best.relabel.column, inference.best.relabel.slot, inference.best.relabel.card) == \
+            (move.target, slot, truth)
+    else:
+        assert not step.legal and inference.best.relabel is None
+    # Without doubts the move is only ever the rule break it looks like.
+    plain = infer(believed, views, STANDARD)
+    assert plain.best.relabel is None and not plain.best.steps[0].legal
+
+
+def test_a_card_put_on_one_just_turned_over_is_no_rule_break_in_a_sequence() -> None:
+    # First a move that turns a card over; then a card put on that card, unread when the sequence
+    # is judged: the pair must not pay the price of a rule break.
+    start = deal_position(21, 1)
+    for first in (m for m in legal_moves(start) if isinstance(m, TableauMove)):
+        middle = apply_move(start, first).after
+        if not middle.columns[first.source].down and len(start.columns[first.source].up) == first.count:
+            continue
+        turned = middle.columns[first.source].up[-1]
+        second = next((m for m in legal_moves(middle) if isinstance(m, TableauMove)
+                       and m.target == first.source and m.source != first.target), None)
+        if second is not None and turned is not None:
+            break
+    else:
+        pytest.fail("deal 21 has no such pair of moves")
+    inference = infer(_observed(start), _views(apply_move(middle, second).after), STANDARD)
+    assert [str(m) for m in inference.best.moves] == [str(first), str(second)]
+    assert inference.explained and not inference.ambiguous

@@ -142,6 +142,27 @@ def test_a_misread_start_card_is_corrected_once_later_frames_disagree(tmp_path: 
     assert result.consistent, result.mismatch
 
 
+def test_a_move_that_only_a_doubtful_read_makes_illegal_is_followed_as_legal(tmp_path: Path) -> None:
+    # The card a legal move goes onto was read, unsure, as another rank at the start; the
+    # move shows what it is: a correction, then the move, legal, and no rule break flagged.
+    start = deal_position(6, 2)
+    move = next(m for m in legal_moves(start) if isinstance(m, TableauMove) and start.columns[m.target].up)
+    target = start.columns[move.target]
+    true_card = target.up[-1]
+    wrong = Card(true_card.rank % 13 + 1 if true_card.rank != 12 else 2, true_card.suit)
+    index = len(target.down) + len(target.up) - 1
+    reader = StandInReader([start, apply_move(start, move).after], misreads={(0, move.target, index): wrong},
+                           misread_share=0.55)
+    tracker, updates = _track(reader.positions, tmp_path, reader)
+    corrections = [e for e in tracker.history if isinstance(e, CorrectionEvent)]
+    assert [(e.column, e.index, e.was, e.now) for e in corrections] == [(move.target, index, wrong, true_card)]
+    events = [e for e in tracker.history if isinstance(e, MoveEvent)]
+    assert [(str(e.move), e.legal) for e in events] == [(str(move), True)]
+    kinds = [f.kind for u in updates for f in u.flags]
+    assert "illegal-move" not in kinds and "misread" in kinds
+    assert replay(read_log(tmp_path / "game.jsonl")).consistent
+
+
 def _take_back_cases() -> dict[str, tuple[Position, TableauMove]]:
     positions = _game(4, 1, 8)
     illegal = next((p, m) for p in positions for m in (TableauMove(s, t, 1) for s in range(10) for t in range(10))
