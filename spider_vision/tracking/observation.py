@@ -7,8 +7,9 @@ that one confident misread costs a bounded amount). ``align_column`` matches
 a predicted pile to an observed one allowing for cards the detector missed
 and detections that are not cards: the score is the evidence for the
 prediction, and the matches say which observation belongs to which card.
-A pile's last card that may be an echo of its neighbour's index (decks that
-print it in every corner) is kept, and costs little to leave unexplained.
+A detection that may be an echo rather than a card (of the neighbouring
+pile's index, in decks that print it in every corner; or the card before it
+found twice) is kept, and costs little to leave unexplained.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ MISS_TOP = math.log(0.01)
 EXTRA = math.log(0.02)
 """A detection in a column that no card of the prediction explains."""
 ECHO_EXTRA = math.log(0.5)
-"""A pile's last detection that may be an echo of the neighbour's index, left unexplained: as likely
-an echo as a card (the same card lying there looks the same)."""
+"""A detection that may be an echo, left unexplained: as likely an echo as a card (the same card
+lying there looks the same)."""
 DOWN = 0.6
 """Cost per face-down card between the predicted and the counted number (the counter is noisy)."""
 BAND = 3
@@ -56,11 +57,11 @@ UNKNOWN_CLASS = -1
 @dataclass(frozen=True)
 class ColumnView:
     """One column as a frame shows it: face-down count and the face-up cards' evidence, bottom first;
-    ``echo``: the last one may be an echo of the neighbouring pile's index rather than a card."""
+    ``echoes``: the face-up detections (their places in ``up``) that may be echoes rather than cards."""
 
     down: int
     up: np.ndarray  # (n, 52) log-likelihood ratios
-    echo: bool = False
+    echoes: frozenset[int] = frozenset()
 
     def __len__(self) -> int:
         return len(self.up)
@@ -185,37 +186,43 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
     columns by counting piles, and a lone card it takes for a loose King
     shifts them); piles it left unnamed are placed by ``guide``.
     """
-    ups: list[list[tuple[int, np.ndarray]]] = [[] for _ in range(10)]
     faces: list[list[CardReading]] = [[] for _ in range(10)]
     downs = [0] * 10
     placed = False
-    echoes = _corner_echoes(reading.cards)
-    echoing = [False] * 10
+    corner_echoes = _corner_echoes(reading.cards)
+    suspects: list[CardReading] = []
     named = any(card.column is not None for card in reading.cards)
     for number, card in enumerate(reading.cards):
         if named and shift and card.column is not None:
             card = card.with_(column=card.column + shift)
         elif not named and guide is not None:
             card = card.with_(column=guide.column_of(card.quad.mean(axis=0)))
+        if number in corner_echoes:
+            suspects.append(card)
         if card.column is None or not 0 <= card.column < 10:
             continue
         placed = True
         if card.face_up:
             faces[card.column].append(card)
-            echoing[card.column] |= number in echoes
         else:
             downs[card.column] += 1
-    for column, cards in enumerate(faces):
-        for card in _without_echoes(sorted(cards, key=lambda c: c.index)):
-            ups[column].append((card.index, _ratios(card.probabilities, allowed)))
     if not placed:
         return None
     columns = []
     for letter in range(10):
-        cards = [ratios for _, ratios in sorted(ups[letter], key=lambda pair: pair[0])]
-        up = np.stack(cards) if cards else np.zeros((0, 52))
-        columns.append(ColumnView(downs[letter], up, echoing[letter] and len(cards) > 0))
+        kept = _without_echoes(sorted(faces[letter], key=lambda c: c.index))
+        up = np.stack([_ratios(card.probabilities, allowed) for card in kept]) if kept else np.zeros((0, 52))
+        echoes = frozenset(k for k, card in enumerate(kept) if any(card is other for other in suspects)
+                           or k and _same_read(card, kept[k - 1]))
+        columns.append(ColumnView(downs[letter], up, echoes))
     return TableView(frame, tuple(columns))
+
+
+def _same_read(card: CardReading, other: CardReading) -> bool:
+    """Both read, and as the same identity (one card found twice, most likely: a pile rarely holds a
+    card on its own twin)."""
+    return (card.probabilities is not None and other.probabilities is not None
+            and int(np.argmax(card.probabilities)) == int(np.argmax(other.probabilities)))
 
 
 SHIFTS = (0, -1, 1, -2, 2)
@@ -290,7 +297,7 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
     move = [[-1] * (m + 1) for _ in range(n + 1)]
     score[0][0] = 0.0
     up = view.up
-    echo = view.echo
+    echoes = view.echoes
     for i in range(n + 1):
         low, high = max(0, i - BAND), min(m, i + BAND)
         for j in range(low, high + 1):
@@ -307,14 +314,14 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
                 if value > best:
                     best, how = value, 1
             if j > 0 and score[i][j - 1] > minus:
-                value = score[i][j - 1] + (ECHO_EXTRA if echo and j == m else EXTRA)
+                value = score[i][j - 1] + (ECHO_EXTRA if j - 1 in echoes else EXTRA)
                 if value > best:
                     best, how = value, 2
             score[i][j], move[i][j] = best, how
     if score[n][m] == minus:
         # Too far apart for the band: every prediction missed, every observation extra.
-        extras = m - int(view.echo)
-        total = base + MISS * max(n - 1, 0) + (MISS_TOP if n else 0.0) + EXTRA * extras + ECHO_EXTRA * (m - extras)
+        extras = m - len(echoes)
+        total = base + MISS * max(n - 1, 0) + (MISS_TOP if n else 0.0) + EXTRA * extras + ECHO_EXTRA * len(echoes)
         return Alignment(total, (), extras, n > 0)
     matches: list[tuple[int, int]] = []
     extras = 0
@@ -330,7 +337,7 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
                 top_missed = True
             i -= 1
         else:
-            extras += 0 if echo and j == m else 1
+            extras += 0 if j - 1 in echoes else 1
             j -= 1
     matches.reverse()
     return Alignment(base + score[n][m], tuple(matches), extras, top_missed)
