@@ -3,10 +3,13 @@
 Every card the camera has seen face up gets an id that travels with it
 through moves (``follow``). Each stable period gives it one vote: the mean of
 the reader's log-likelihood ratios over the period's frames. Its evidence is
-the mean vote weighted by at most ``VOTE_CAP`` votes: the frames of one card
+the mean vote, however many there are: the frames and periods of one card
 are far from independent (a reader that confuses a 4 with a 6 in some deck
-does so in every frame), so a card that lies still for long must not grow
-beyond what the rules can still overrule. Each legal move
+does so every time it sees the card), so a card seen for long must not grow
+surer than one look makes it, beyond what the rules can still overrule. (Two
+votes' worth made a doubtful card cost more to read again than a rule break,
+and the bench games' 4-6 confusions turned legal moves into flagged ones.)
+Each legal move
 also says something: the moved cards form a run and the base goes on a card
 one rank higher, so a legal move records constraints between card ids.
 ``score`` weighs an identity by its evidence and the constraints it keeps;
@@ -26,8 +29,6 @@ __all__ = ["CardBook", "Constraint", "LEGAL_PRIOR"]
 
 LEGAL_PRIOR = 5.0
 """Nats a kept constraint of a legal move is worth: players mostly play by the rules."""
-VOTE_CAP = 2
-"""Votes a card's mean evidence counts at most."""
 ALTERNATIVES = 6
 """Identities (by evidence) considered when a card may have been misread."""
 
@@ -72,11 +73,11 @@ class CardBook:
         return self.ids[column][slot]
 
     def evidence_of(self, card_id: int) -> np.ndarray:
-        """The card's mean vote times the votes it counts (at most ``VOTE_CAP``)."""
+        """The card's mean vote (zero before its first)."""
         if card_id not in self.votes:
             return np.zeros(52)
         total, count = self.votes[card_id]
-        return total / count * min(count, VOTE_CAP)
+        return total / count
 
     def vote(self, card_id: int, mean: np.ndarray) -> None:
         """Add one period's mean evidence for a card."""

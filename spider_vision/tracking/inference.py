@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 
 MOVE_PRIOR = -0.5
 """Log prior of one move (a still table is the likeliest explanation of a still table)."""
-ILLEGAL_PRIOR = -3.0
+ILLEGAL_PRIOR = -4.0
 """Extra log prior of a rule break: players mostly play by the rules."""
 SEQUENCE_PRIOR = -3.0
 """Extra log prior of two moves between stable tables (a player usually pauses after each)."""

@@ -110,9 +110,9 @@ class TrackerSettings:
     """While the table is unexplained, read every this many stable frames."""
     retries: int = 3
     """Unexplained inferences in one period before the best explanation is taken anyway (flagged)."""
-    correction_margin: float = 6.0
+    correction_margin: float = 3.0
     """Score (nats) by which another identity must beat a card's for a correction."""
-    doubtful_below: float = 2.0
+    doubtful_below: float = 1.0
     """A card read with a lead smaller than this over the next identity is flagged doubtful."""
     gate: GateSettings = field(default_factory=GateSettings)
 
