@@ -5,7 +5,8 @@
 Renders game videos with seeds the vision models never saw, in the card
 style they were not trained on (procedural decks in the Caladea font), each
 game a casual player's random play with K illegal tableau moves and B deals
-with an empty column inserted. Tracks each video and compares its log with
+with an empty column inserted (a deal where the player never empties a column
+in time is passed over for the next). Tracks each video and compares its log with
 the renderer's truth log:
 
 * events: moves and deals (with their legality), flips (column and card),
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import random
 import sys
@@ -37,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 
-from spider_vision.engine import Position, apply_move, deal_position, reveal  # noqa: E402
+from spider_vision.engine import Deal, Position, apply_move, deal_position, reveal  # noqa: E402
 from spider_vision.gamelog import (  # noqa: E402
     CorrectionEvent, FlipEvent, MoveEvent, NoteEvent, RemoveEvent, read_log, replay,
 )
@@ -50,6 +52,8 @@ from spider_vision.vision import Models  # noqa: E402
 HELD_OUT_STYLES = tuple(name for name in style_names() if name.startswith("proc-") and int(name[5:]) % 7 == 4)
 """The card style left out of the models' training (models/README.md)."""
 FIRST_SEED = 700_000
+DEAL_TRIES = 30
+"""Deals tried per video for one where the casual player empties a column in time for its blocked deals."""
 RULE_FLAGS = ("illegal-move", "blocked-deal")
 
 
@@ -140,9 +144,12 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
     seed = args.seed + number
     rng = random.Random(seed)
     suits = args.suit_modes[number % len(args.suit_modes)]
-    deal = rng.randrange(2**32)
-    start = deal_position(deal, suits)
-    steps = random_play(start, args.moves, seed, illegal=args.illegal, blocked_deals=args.blocked)
+    for _ in range(DEAL_TRIES):
+        deal = rng.randrange(2**32)
+        start = deal_position(deal, suits)
+        steps = random_play(start, args.moves, seed, illegal=args.illegal, blocked_deals=args.blocked)
+        if sum(isinstance(step.move, Deal) and not step.legal for step in steps) >= args.blocked:
+            break
     scene = random_scene(seed, args.width, args.height).with_(deck=rng.choice(HELD_OUT_STYLES))
     path = folder / f"game-{seed}-{suits}.mp4"
     events = folder / f"game-{seed}-{suits}.events.jsonl"
@@ -202,6 +209,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    logging.getLogger("spider_vision.synth.video").setLevel(logging.ERROR)  # deals passed over, said above
     models = Models.load(args.models)
     load = os.getloadavg()
     rows = []
