@@ -98,8 +98,9 @@ def group_columns(detections: Detections) -> Layout:
             letters = [int(s) for s in slots]
             empty = [s for s in range(10) if s not in slots]
         elif len(columns) > 10:
-            # Extra piles to a side (stock, removed runs): take the ten adjacent piles with the most cards.
-            counts = [len(column) for column in columns]
+            # Extra piles to a side (stock, removed runs, a ghost of a pile's edge in a far view): take
+            # the ten adjacent piles with the most cards, each counting by the detector's score.
+            counts = [float(detections.scores[list(column)].sum()) for column in columns]
             best = max(range(len(columns) - 9), key=lambda k: sum(counts[k:k + 10]))
             window = slots[best:best + 10] - slots[best]
             if window[-1] == 9:

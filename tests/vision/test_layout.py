@@ -64,6 +64,20 @@ def test_a_removed_run_beside_the_tableau_is_loose() -> None:
     assert [ids[i] for i in layout.loose] == [None]
 
 
+@pytest.mark.parametrize("ghost_score", [0.3, 0.6])
+def test_a_weak_ghost_pile_beside_the_first_column_is_loose(ghost_score: float) -> None:
+    # A far view: the detector also fires, weakly, just left of column a. The ten real columns (each
+    # with one card, as in a fresh deal) must keep their letters and column j must not be dropped.
+    detections, ids = _table([1] * 10, extra=[(-0.95 * WIDTH, 0.0)])
+    scores = np.where([i is None for i in ids], ghost_score, 0.9)
+    detections = Detections(scores, detections.centres, detections.origins, detections.rights, detections.downs,
+                            detections.index_sizes)
+    layout = group_columns(detections)
+    assert layout.full and layout.letters == tuple(range(10))
+    assert [ids[i] for i in layout.loose] == [None]
+    assert [[ids[i] for i in column] for column in layout.columns] == [[(c, 0)] for c in range(10)]
+
+
 def _cards(frames: list[tuple[tuple[float, float], tuple[float, float], float]]) -> Detections:
     """Detections from (origin, down vector, score); the right vector is the down vector turned to the left."""
     origins = np.array([f[0] for f in frames], float)
