@@ -14,8 +14,9 @@ changed only when it leaves the range of the pixels around it before):
 A frame is ``stable`` once both tests have been quiet for ``hold`` frames in a
 row, ``settling`` while they are quiet for fewer, ``moving`` otherwise. When
 the border stays changed but does not change at all for ``patience`` frames
-(an object left at the edge, a long column reaching it), the new border is
-accepted.
+while the whole picture is nearly still (an object left at the edge, a long
+column reaching it; not an arm whose hand carries cards slowly), the new
+border is accepted.
 For a folder of photos (``stills``) every picture is at rest unless a hand
 shows at the border.
 """
@@ -52,6 +53,10 @@ class GateSettings:
     hold: int = 3
     patience: int = 8
     """Still frames after which a changed border counts as the new rest (a pause of a hand is shorter)."""
+    frozen: float = 0.2
+    """The most mean change from the previous frame while a changed border waits to count as the new
+    rest: far below ``motion``, since a hand carrying cards slowly over the table (its arm lying
+    across the border, unchanging) moves less than ``motion`` but more than a table at rest."""
     stills: bool = False
     """Each picture was taken at rest (a folder of photos): only the border test applies."""
 
@@ -85,7 +90,7 @@ class StabilityGate:
         still = s.stills or self.motion < s.motion
         # A border that has not changed at all from the last frame: a card or an object
         # lying there, not an arm (an arm always moves a little, even while it carries).
-        frozen = still and _border_change(moved > s.change / 2, s) < 0.005
+        frozen = (s.stills or self.motion < s.frozen) and _border_change(moved > s.change / 2, s) < 0.005
         self._still = self._still + 1 if frozen else 0
         assert self._reference is not None
         self.presence = _border_change(_change(small, self._reference, s.shift) > s.change, s)

@@ -44,3 +44,28 @@ def test_stills_are_at_rest_at_once_unless_a_hand_shows() -> None:
     gate = StabilityGate(GateSettings(hold=1, stills=True))
     assert _states(gate, [state_image(1), state_image(3), state_image(5)]) == ["stable"] * 3
     assert _states(gate, [state_image(5, hand_at=0.3)]) == ["moving"]
+
+
+def _carrying(step: int) -> np.ndarray:
+    """A hand carrying cards slowly across the table: the arm lies still across the bottom edge, the
+    cards in the hand (a striped patch) move a few pixels each frame."""
+    image = state_image(1, hand_at=0.2)
+    x = 120 + 5 * step
+    image[20:56, x:x + 36] = 235
+    image[20:56:6, x:x + 36] = 20
+    return image
+
+
+def test_a_hand_carrying_slowly_with_its_arm_still_on_the_edge_is_not_rest() -> None:
+    gate = StabilityGate(GateSettings(hold=3, patience=8))
+    _states(gate, [state_image(1)] * 4)
+    states = _states(gate, [_carrying(k) for k in range(20)])
+    assert 0.0 < gate.motion < GateSettings().motion  # slow: below the motion threshold
+    assert "stable" not in states
+
+
+def test_an_object_left_on_the_edge_becomes_the_new_rest() -> None:
+    gate = StabilityGate(GateSettings(hold=3, patience=8))
+    _states(gate, [state_image(1)] * 4)
+    states = _states(gate, [state_image(1, hand_at=0.2)] * 14)
+    assert states[-1] == "stable" and states[:8] == ["moving"] * 8
