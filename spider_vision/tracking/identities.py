@@ -9,9 +9,9 @@ does so every time it sees the card), so a card seen for long must not grow
 surer than one look makes it, beyond what the rules can still overrule. (Two
 votes' worth made a doubtful card cost more to read again than a rule break,
 and the bench games' 4-6 confusions turned legal moves into flagged ones.)
-Each legal move
-also says something: the moved cards form a run and the base goes on a card
-one rank higher, so a legal move records constraints between card ids.
+Each legal move also says something: the moved cards form a run and the base
+goes on a card one rank higher, so a legal move records constraints between
+card ids.
 ``score`` weighs an identity by its evidence and the constraints it keeps;
 a misread is an identity whose score another one beats clearly.
 """

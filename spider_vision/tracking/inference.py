@@ -36,7 +36,7 @@ from spider_vision.engine import (
 )
 from spider_vision.tracking.observation import Alignment, TableView, align_column, column_classes
 
-__all__ = ["Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer"]
+__all__ = ["Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer", "with_card"]
 
 logger = logging.getLogger(__name__)
 
@@ -217,6 +217,12 @@ def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: 
     return Hypothesis(steps, after, value + prior, problems, undo, relabel)
 
 
+def with_card(position: Position, column: int, slot: int, card: Card) -> Position:
+    """``position`` with the ``slot``-th face-up card of ``column`` read as ``card``."""
+    pile = position.columns[column]
+    return position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
+
+
 def _involved(position: Position, move: TableauMove) -> list[tuple[int, int]]:
     """The face-up cards (column, slot) whose identities decide whether ``move`` is legal."""
     source = len(position.columns[move.source].up)
@@ -233,12 +239,11 @@ def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, var
     assert isinstance(move, TableauMove)
     found = []
     for column, slot in _involved(position, move):
-        pile = position.columns[column]
-        was = pile.up[slot]
+        was = position.columns[column].up[slot]
         if was is None:
             continue
         for card, cost in doubts.get((column, slot), ()):
-            changed = position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
+            changed = with_card(position, column, slot, card)
             if not is_legal(changed, move, variant):
                 continue
             repaired = _step(changed, move, variant)

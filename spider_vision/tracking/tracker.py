@@ -54,7 +54,7 @@ from spider_vision.gamelog import (
     replay,
 )
 from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
-from spider_vision.tracking.inference import Hypothesis, Scorer, infer
+from spider_vision.tracking.inference import Hypothesis, Scorer, infer, with_card
 from spider_vision.tracking.observation import ColumnGuide, TableView, allowed_classes, view_from_reading
 from spider_vision.tracking.sources import Frame
 from spider_vision.tracking.stability import GateSettings, StabilityGate
@@ -500,9 +500,7 @@ class Tracker:
             for card in self._book.candidates(card_id, position, current):
                 if card == current:
                     continue
-                pile = position.columns[column]
-                changed = position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
-                if not is_legal(changed, move, self.variant):
+                if not is_legal(with_card(position, column, slot, card), move, self.variant):
                     continue
                 gain = self._book.score(card_id, card, known) - base + LEGAL_PRIOR
                 if gain > 0 and (best is None or gain > best[0]):

@@ -1,4 +1,4 @@
-"""Move inference: the one explanation of a changed table, sequences of two, doubtful cards read again, the alignment."""
+"""Move inference: the one explanation of a changed table, sequences of two, doubtful cards read again."""
 
 from __future__ import annotations
 

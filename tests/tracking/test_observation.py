@@ -56,7 +56,8 @@ def test_a_suspected_echo_matches_a_predicted_card_and_costs_little_unexplained(
     without = align_column(0, _classes("7h", "6h"), column)
     assert with_it.matches == ((0, 0), (1, 1), (2, 2)) and with_it.problems == 0
     assert without.problems == 0 and without.extras == 0
-    assert with_it.score - without.score == pytest.approx(float(column.up[2, class_index(Card.parse("Qs"))]) - ECHO_EXTRA)
+    evidence = float(column.up[2, class_index(Card.parse("Qs"))])
+    assert with_it.score - without.score == pytest.approx(evidence - ECHO_EXTRA)
     # The same card seen where nothing could echo it is a real extra: a problem, and costly.
     plain = _view({3: ["7h", "6h", "Qs"]}).columns[3]
     unexplained = align_column(0, _classes("7h", "6h"), plain)
