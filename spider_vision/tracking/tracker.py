@@ -100,8 +100,9 @@ class TrackUpdate:
 class TrackerSettings:
     """How many frames the tracker reads and how sure it must be."""
 
-    start_views: int = 4
-    """Readings of the first stable table before the start position is taken."""
+    start_views: int = 8
+    """Readings of the first stable table before the start position is taken (a far view needs
+    several to tell a fresh deal's one card per column from extra detections that come and go)."""
     resolve_views: int = 2
     """Readings of a stable table before the move that led to it is inferred."""
     evidence_views: int = 6
@@ -541,14 +542,18 @@ class Tracker:
             return
         shapes = Counter(tuple(len(column) for column in view.columns) for view in views)
         shape = shapes.most_common(1)[0][0]
-        chosen = [view for view in views if tuple(len(c) for c in view.columns) == shape]
-        if all(count == 1 for count in shape):
+        if all(count == 1 for count in shape) or _fresh_deal(views):
+            # Each column's one card, from the views that show it alone.
+            shape = (1,) * 10
             downs = list(DEALT_DOWN)
             stock, removed = 50, ""
+            alone = [[view.columns[c].up[0] for view in views if len(view.columns[c]) == 1] for c in range(10)]
+            means = [[sum(pile) / len(pile)] for pile in alone]
         else:
+            chosen = [view for view in views if tuple(len(c) for c in view.columns) == shape]
             downs, stock, removed = _start_counts(readings, chosen, shape, mode)
-        means = [[sum(view.columns[c].up[k] for view in chosen) / len(chosen) for k in range(shape[c])]
-                 for c in range(10)]
+            means = [[sum(view.columns[c].up[k] for view in chosen) / len(chosen) for k in range(shape[c])]
+                     for c in range(10)]
         cards = _assign(means, mode)
         columns = tuple(Column((None,) * downs[c], tuple(cards[c])) for c in range(10))
         position = Position(columns, (None,) * stock, removed, mode)
@@ -712,6 +717,22 @@ def _assign(evidence: list[list[np.ndarray]], mode: SuitMode) -> list[list[Card]
                 cards[c][k] = CLASSES[int(cls)]
                 break
     return cards  # type: ignore[return-value]
+
+
+def _fresh_deal(views: list[TableView]) -> bool:
+    """Whether the first table is a fresh deal although no one shape of it prevails (a far view, where
+    extra detections come and go): each column shows one face-up card more often than any other
+    number (ties to the fewer: an extra detection is commoner than a whole card missed), and the
+    face-down cards counted where it does (an extra detection upsets the count too) are the deal's in
+    all but two columns."""
+    downs = []
+    for column in range(10):
+        counts = Counter(len(view.columns[column]) for view in views)
+        if min(counts, key=lambda count: (-counts[count], count)) != 1:
+            return False
+        downs.append(float(np.median([view.columns[column].down for view in views
+                                      if len(view.columns[column]) == 1])))
+    return sum(down == dealt for down, dealt in zip(downs, DEALT_DOWN)) >= 8
 
 
 def _start_counts(readings: list[tuple[int, TableReading]], views: list[TableView], shape: tuple[int, ...],

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from spider_vision.engine import (
@@ -18,7 +20,8 @@ from spider_vision.engine import (
 )
 from spider_vision.gamelog import CorrectionEvent, FlipEvent, MoveEvent, NoteEvent, read_log, replay
 from spider_vision.tracking import Tracker
-from tests.tracking.conftest import StandInReader, play_frames
+from spider_vision.vision import TableReading
+from tests.tracking.conftest import StandInReader, play_frames, state_of
 
 
 def _game(deal: int, suits: int, moves: int) -> list[Position]:
@@ -60,6 +63,33 @@ def test_legal_moves_and_flips_are_logged_and_replay(deal: int, suits: int, tmp_
     result = replay(read_log(tmp_path / "game.jsonl"))
     assert result.consistent, result.mismatch
     assert result.position.spn() == tracker.position.spn()
+
+
+@dataclass
+class _FlickeringReader(StandInReader):
+    """A far view of the first table: each reading also finds a copy of the face-up card of two
+    columns (others each time), so no two readings agree on the table's shape."""
+
+    calls: int = 0
+
+    def __call__(self, image: np.ndarray) -> TableReading:
+        reading = super().__call__(image)
+        self.calls += 1
+        if state_of(image) != 0:
+            return reading
+        extra = []
+        for column in (self.calls % 10, (self.calls + 3) % 10):
+            card = next(c for c in reading.cards if c.column == column and c.face_up)
+            extra.append(replace(card, index=card.index + 1))
+        return replace(reading, cards=reading.cards + tuple(extra))
+
+
+def test_a_fresh_deal_seen_from_afar_with_extra_detections_is_still_the_deal(tmp_path: Path) -> None:
+    positions = _game(9, 2, 1)
+    tracker, _ = _track(positions, tmp_path, _FlickeringReader(positions))
+    start = read_log(tmp_path / "game.jsonl").header.start
+    assert start.spn() == positions[0].observed().spn()
+    assert tracker.position.spn() == positions[-1].observed().spn()
 
 
 def _move_between(before: Position, after: Position):
