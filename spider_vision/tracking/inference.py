@@ -36,7 +36,7 @@ from spider_vision.engine import (
 )
 from spider_vision.tracking.observation import Alignment, TableView, align_column, column_classes
 
-__all__ = ["Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer", "with_card"]
+__all__ = ["Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer", "involved_cards", "with_card"]
 
 logger = logging.getLogger(__name__)
 
@@ -223,7 +223,7 @@ def with_card(position: Position, column: int, slot: int, card: Card) -> Positio
     return position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
 
 
-def _involved(position: Position, move: TableauMove) -> list[tuple[int, int]]:
+def involved_cards(position: Position, move: TableauMove) -> list[tuple[int, int]]:
     """The face-up cards (column, slot) whose identities decide whether ``move`` is legal."""
     source = len(position.columns[move.source].up)
     cards = [(move.source, source - k) for k in range(1, move.count + 1)]
@@ -238,7 +238,7 @@ def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, var
     move = step.move
     assert isinstance(move, TableauMove)
     found = []
-    for column, slot in _involved(position, move):
+    for column, slot in involved_cards(position, move):
         was = position.columns[column].up[slot]
         if was is None:
             continue

@@ -17,7 +17,7 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -29,6 +29,7 @@ from spider_vision.engine import (
     Flip,
     Game,
     IllegalMoveError,
+    Move,
     NotationError,
     Position,
     PositionError,
@@ -54,7 +55,7 @@ from spider_vision.gamelog import (
     replay,
 )
 from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
-from spider_vision.tracking.inference import Hypothesis, Scorer, infer, with_card
+from spider_vision.tracking.inference import Hypothesis, Scorer, infer, involved_cards, with_card
 from spider_vision.tracking.observation import ColumnGuide, TableView, allowed_classes, view_from_reading
 from spider_vision.tracking.sources import Frame
 from spider_vision.tracking.stability import GateSettings, StabilityGate
@@ -410,11 +411,7 @@ class Tracker:
             return
         if best.relabel is not None:
             relabel = best.relabel
-            index = len(self.position.columns[relabel.column].down) + relabel.slot
-            events.append(self._write_correction(relabel.column, index, relabel.card))
-            flags.append(Flag("misread", f"column {column_letter(relabel.column)}: {relabel.was} was a misread; "
-                                         f"{best.moves[0]} shows it is {relabel.card}", relabel.column, index,
-                              self._frame))
+            self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags)
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
             if number and any(None in pile.up for pile in self.position.columns):
@@ -457,65 +454,63 @@ class Tracker:
                                   len(source) - step.move.count, frame=self._frame))
         logger.info("frame %d: %s%s", self._frame, step.move, "" if step.legal else f" ({step.reason})")
 
-    def _doubts(self) -> dict[tuple[int, int], list[tuple[Card, float]]]:
-        """The face-up cards that may have been misread: each other identity whose score (evidence and
-        constraints) falls short of the card's by less than the prior of a legal move, with the shortfall."""
+    def _doubts(self, cards: Iterable[tuple[int, int]] | None = None
+                ) -> dict[tuple[int, int], list[tuple[Card, float]]]:
+        """The face-up cards (all, or ``cards`` as (column, slot)) that may have been misread: each other
+        identity whose score (evidence and constraints) falls short of the card's by less than the prior
+        of a legal move, with the shortfall."""
         assert self.position is not None and self._book is not None
-        known = self._book.cards_by_id(self.position)
+        position = self.position
+        if cards is None:
+            cards = [(column, slot) for column, pile in enumerate(position.columns) for slot in range(len(pile.up))]
+        known = self._book.cards_by_id(position)
         doubts: dict[tuple[int, int], list[tuple[Card, float]]] = {}
-        for column, pile in enumerate(self.position.columns):
-            for slot, current in enumerate(pile.up):
-                if current is None:
-                    continue
-                card_id = self._book.id_at(column, slot)
-                base = self._book.score(card_id, current, known)
-                for card in self._book.candidates(card_id, self.position, current):
-                    cost = base - self._book.score(card_id, card, known)
-                    if card != current and cost < LEGAL_PRIOR:
-                        doubts.setdefault((column, slot), []).append((card, cost))
+        for column, slot in cards:
+            current = position.columns[column].up[slot]
+            if current is None:
+                continue
+            card_id = self._book.id_at(column, slot)
+            base = self._book.score(card_id, current, known)
+            for card in self._book.candidates(card_id, position, current):
+                cost = base - self._book.score(card_id, card, known)
+                if card != current and cost < LEGAL_PRIOR:
+                    doubts.setdefault((column, slot), []).append((card, cost))
         return doubts
 
     def _legalise(self, step: Step, events: list[Event], flags: list[Flag]) -> Step:
         """An illegal-looking later move of a sequence that one doubtful card explains: correct the card,
         keep the move legal (the first move's doubts are weighed by the inference).
 
-        The move is legal with another identity of one of the cards it involves
-        when that identity's score (evidence and constraints) plus the prior for a
-        legal move beats the card's current one.
+        Of the doubts of the cards the move involves (``_doubts``), the cheapest
+        identity that makes the move legal is taken.
         """
-        assert self.position is not None and self._book is not None
+        assert self.position is not None
         move = step.move
         assert isinstance(move, TableauMove)
         position = self.position
-        involved = [(move.source, len(position.columns[move.source].up) - k) for k in range(1, move.count + 1)]
-        if position.columns[move.target].up:
-            involved.append((move.target, len(position.columns[move.target].up) - 1))
-        known = self._book.cards_by_id(position)
         best: tuple[float, int, int, Card] | None = None
-        for column, slot in involved:
-            current = position.columns[column].up[slot]
-            card_id = self._book.id_at(column, slot)
-            if current is None:
-                continue
-            base = self._book.score(card_id, current, known)
-            for card in self._book.candidates(card_id, position, current):
-                if card == current:
-                    continue
-                if not is_legal(with_card(position, column, slot, card), move, self.variant):
-                    continue
-                gain = self._book.score(card_id, card, known) - base + LEGAL_PRIOR
-                if gain > 0 and (best is None or gain > best[0]):
-                    best = (gain, column, slot, card)
+        for (column, slot), options in self._doubts(involved_cards(position, move)).items():
+            for card, cost in options:
+                if (best is None or cost < best[0]) and is_legal(with_card(position, column, slot, card), move,
+                                                                 self.variant):
+                    best = (cost, column, slot, card)
         if best is None:
             return step
         _, column, slot, card = best
-        index = len(position.columns[column].down) + slot
-        was = position.columns[column].up[slot]
+        self._read_again(column, slot, card, move, events, flags)
+        assert self.position is not None
+        return apply_move(self.position, move, self.variant, force=True)
+
+    def _read_again(self, column: int, slot: int, card: Card, move: Move, events: list[Event],
+                    flags: list[Flag]) -> None:
+        """The ``slot``-th face-up card of ``column`` is ``card``, as ``move`` shows: a correction and a flag."""
+        assert self.position is not None
+        pile = self.position.columns[column]
+        index = len(pile.down) + slot
+        was = pile.up[slot]
         events.append(self._write_correction(column, index, card))
         flags.append(Flag("misread", f"column {column_letter(column)}: {was} was a misread; {move} shows it "
                                      f"is {card}", column, index, self._frame))
-        assert self.position is not None
-        return apply_move(self.position, move, self.variant, force=True)
 
     def _take_back(self) -> Event:
         assert self.game is not None and self._book is not None
