@@ -31,6 +31,14 @@ CONFIDENT = 0.5
 """Peaks at least this strong vote on the table's down direction."""
 SIDEWAYS = (0.2, 0.7)
 """Card widths: a card this far sideways from a stronger card whose face holds its index is a pip, not a card."""
+ZOOM_BELOW = 40.0
+"""Median card height (pixels at the detector's scale) under which the cards are detected again, enlarged."""
+ZOOM_TO = 56.0
+"""Card height (detector pixels) the enlarged crop aims at: mid-range of what the detector was trained on."""
+ZOOM_MIN = 1.2
+"""An enlargement smaller than this is not worth a second pass."""
+ZOOM_AREA = 2.0
+"""The enlarged crop has at most this many times the pixels of the first pass (time is bounded)."""
 
 
 @dataclass(frozen=True)
@@ -67,9 +75,52 @@ def scale_for_detection(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> Detections:
-    """Every face-up card whose corner index the detector finds in a BGR picture."""
+    """Every face-up card whose corner index the detector finds in a BGR picture.
+
+    A table seen from afar (cards under ``ZOOM_BELOW`` pixels tall at the
+    detector's scale) is detected again on a crop around the cards, enlarged
+    towards ``ZOOM_TO``: the detector learned cards of that size, and at a
+    third of it pips start to pass for corner indices.
+    """
     small, scale = scale_for_detection(image)
-    scale_y = small.shape[0] / image.shape[0]
+    detections = _detect_scaled(models, small, scale, small.shape[0] / image.shape[0], (0.0, 0.0), threshold)
+    zoom = _zoom_box(detections, image.shape[:2], scale)
+    if zoom is None:
+        return detections
+    (x0, y0, x1, y1), zoomed = zoom
+    columns = int(round((x1 - x0) * zoomed / (STRIDE * 2))) * STRIDE * 2
+    rows = int(round((y1 - y0) * zoomed / (STRIDE * 2))) * STRIDE * 2
+    crop = cv2.resize(image[y0:y1, x0:x1], (columns, rows), interpolation=cv2.INTER_LINEAR)
+    return _detect_scaled(models, crop, columns / (x1 - x0), rows / (y1 - y0), (float(x0), float(y0)), threshold)
+
+
+def _zoom_box(detections: Detections, shape: tuple[int, ...],
+              scale: float) -> tuple[tuple[int, int, int, int], float] | None:
+    """The crop (x0, y0, x1, y1) around the cards and the scale to detect it at, or ``None`` when the
+    cards are large enough (or too few to tell) or the crop would not grow them by ``ZOOM_MIN``."""
+    if len(detections) < 3:
+        return None
+    card_height = float(np.median(np.linalg.norm(detections.downs, axis=1)))
+    if card_height * scale >= ZOOM_BELOW or card_height <= 1.0:
+        return None
+    corners = detections.quads().reshape(-1, 2)
+    height, width = shape[0], shape[1]
+    x0, y0 = np.maximum(corners.min(axis=0) - card_height, 0)
+    x1, y1 = np.minimum(corners.max(axis=0) + card_height, (width, height))
+    x0, y0, x1, y1 = int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))
+    if x1 - x0 < 32 or y1 - y0 < 32:
+        return None
+    zoomed = ZOOM_TO / card_height
+    budget = np.sqrt(ZOOM_AREA * DETECT_WIDTH * DETECT_WIDTH * height / width / ((x1 - x0) * (y1 - y0)))
+    zoomed = min(zoomed, float(budget))
+    if zoomed < scale * ZOOM_MIN:
+        return None
+    return (x0, y0, x1, y1), zoomed
+
+
+def _detect_scaled(models: Models, small: np.ndarray, scale_x: float, scale_y: float,
+                   offset: tuple[float, float], threshold: float) -> Detections:
+    """Detections in a picture (or crop at ``offset``) scaled by ``scale_x``, ``scale_y`` for the detector."""
     maps = models.detect(small)
     heat = 1.0 / (1.0 + np.exp(-maps[0]))
     rows, cols = find_peaks(heat, threshold)
@@ -78,12 +129,13 @@ def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRE
     rows, cols, scores = rows[strongest], cols[strongest], scores[strongest]
     cell = np.stack([STRIDE * cols + 2, STRIDE * rows + 2], axis=1).astype(np.float64)
     values = maps[1:, rows, cols].T.astype(np.float64) * REGRESSION_SCALE
-    unscale = np.array([1 / scale, 1 / scale_y])
-    centres = (cell + values[:, 0:2]) * unscale
-    origins = (cell + values[:, 2:4]) * unscale
+    unscale = np.array([1 / scale_x, 1 / scale_y])
+    shift = np.array(offset)
+    centres = (cell + values[:, 0:2]) * unscale + shift
+    origins = (cell + values[:, 2:4]) * unscale + shift
     rights = values[:, 4:6] * unscale
     downs = values[:, 6:8] * unscale
-    sizes = values[:, 8:10] / scale
+    sizes = values[:, 8:10] / scale_x
     detections = Detections(scores, centres, origins, rights, downs, sizes)
     detections = detections.subset(_suppress(detections))
     return detections.subset(np.flatnonzero(_plausible(detections)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spider_vision.vision.detect import find_peaks
+from spider_vision.vision.detect import ZOOM_AREA, ZOOM_TO, Detections, _zoom_box, find_peaks
 
 
 # Heat around two cards of a cascade seen from afar, from a bench video: the 2 of hearts' index
@@ -44,3 +44,39 @@ def test_weak_cells_are_no_peaks() -> None:
     heat = np.zeros((8, 8))
     _blob(heat, 4, 4, 0.25)
     assert len(find_peaks(heat, 0.3)[0]) == 0
+
+
+def _cards(height: float, count: int = 10, spacing: float = 30.0, rows: int = 1) -> Detections:
+    """``count`` upright cards of ``height`` pixels in each of ``rows`` rows, ``spacing`` apart both ways."""
+    origins = np.array([[100.0 + spacing * k, 100.0 + spacing * row] for row in range(rows) for k in range(count)])
+    count *= rows
+    rights = np.tile([0.7 * height, 0.0], (count, 1))
+    downs = np.tile([0.0, height], (count, 1))
+    return Detections(np.ones(count), origins + 5.0, origins, rights, downs, np.tile([4.0, 8.0], (count, 1)))
+
+
+@pytest.mark.parametrize("height, zooms", [(30.0, True), (60.0, False), (100.0, False)])
+def test_only_small_cards_are_detected_again_enlarged(height: float, zooms: bool) -> None:
+    # At scale 0.8 (a 960-pixel picture), 30-pixel cards are 24 pixels to the detector.
+    assert (_zoom_box(_cards(height), (540, 960), 0.8) is not None) == zooms
+
+
+def test_the_enlarged_crop_holds_every_card_and_aims_at_the_trained_size() -> None:
+    cards = _cards(30.0)
+    (x0, y0, x1, y1), scale = _zoom_box(cards, (540, 960), 0.8)
+    corners = cards.quads().reshape(-1, 2)
+    assert x0 <= corners[:, 0].min() and corners[:, 0].max() <= x1
+    assert y0 <= corners[:, 1].min() and corners[:, 1].max() <= y1
+    assert scale * 30.0 == pytest.approx(ZOOM_TO)
+
+
+def test_a_crop_as_large_as_the_picture_is_enlarged_within_the_time_budget() -> None:
+    cards = _cards(30.0, count=10, spacing=80.0, rows=5)
+    box, scale = _zoom_box(cards, (540, 960), 0.8)
+    x0, y0, x1, y1 = box
+    assert (x1 - x0) * (y1 - y0) * scale**2 <= ZOOM_AREA * 768 * 432 * 1.01
+    assert scale * 30.0 < ZOOM_TO
+
+
+def test_too_few_cards_are_not_zoomed() -> None:
+    assert _zoom_box(_cards(20.0, count=2), (540, 960), 0.8) is None
