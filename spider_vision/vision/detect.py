@@ -31,7 +31,7 @@ CONFIDENT = 0.5
 """Peaks at least this strong vote on the table's down direction."""
 SIDEWAYS = (0.2, 0.7)
 """Card widths: a card this far sideways from a stronger card whose face holds its index is a pip, not a card."""
-ZOOM_BELOW = 40.0
+ZOOM_BELOW = 48.0
 """Median card height (pixels at the detector's scale) under which the cards are detected again, enlarged."""
 ZOOM_TO = 56.0
 """Card height (detector pixels) the enlarged crop aims at: mid-range of what the detector was trained on."""
