@@ -2,8 +2,8 @@
 
 The detector's heat map peaks at corner-index centres; at each peak it also
 regresses the card's top-left corner and its right and down vectors, so one
-peak gives a whole card frame. ``Detections`` holds them as arrays in the
-input picture's pixels.
+peak gives a whole card frame; a table seen from afar is detected again,
+enlarged. ``Detections`` holds them as arrays in the input picture's pixels.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRE
 
     A table seen from afar (cards under ``ZOOM_BELOW`` pixels tall at the
     detector's scale) is detected again on a crop around the cards, enlarged
-    towards ``ZOOM_TO``: the detector learned cards of that size, and at a
-    third of it pips start to pass for corner indices.
+    towards ``ZOOM_TO``: the detector learned cards of about that size, and
+    on much smaller ones it takes pips for corner indices.
     """
     small, scale = scale_for_detection(image)
     detections = _detect_scaled(models, small, scale, small.shape[0] / image.shape[0], (0.0, 0.0), threshold)
