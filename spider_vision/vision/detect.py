@@ -31,12 +31,11 @@ CONFIDENT = 0.5
 """Peaks at least this strong vote on the table's down direction."""
 SIDEWAYS = (0.2, 0.7)
 """Card widths: a card this far sideways from a stronger card whose face holds its index is a pip, not a card."""
-ZOOM_BELOW = 48.0
-"""Median card height (pixels at the detector's scale) under which the cards are detected again, enlarged."""
 ZOOM_TO = 56.0
 """Card height (detector pixels) the enlarged crop aims at: mid-range of what the detector was trained on."""
 ZOOM_MIN = 1.2
-"""An enlargement smaller than this is not worth a second pass."""
+"""An enlargement smaller than this is not worth a second pass: cards from about ZOOM_TO / ZOOM_MIN
+(47 pixels tall at the detector's scale) up are detected once."""
 ZOOM_AREA = 2.0
 """The enlarged crop has at most this many times the pixels of the first pass (time is bounded)."""
 
@@ -77,7 +76,7 @@ def scale_for_detection(image: np.ndarray) -> tuple[np.ndarray, float]:
 def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> Detections:
     """Every face-up card whose corner index the detector finds in a BGR picture.
 
-    A table seen from afar (cards under ``ZOOM_BELOW`` pixels tall at the
+    A table seen from afar (cards under about 47 pixels tall at the
     detector's scale) is detected again on a crop around the cards, enlarged
     towards ``ZOOM_TO``: the detector learned cards of about that size, and
     on much smaller ones it takes pips for corner indices.
@@ -96,12 +95,12 @@ def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRE
 
 def _zoom_box(detections: Detections, shape: tuple[int, ...],
               scale: float) -> tuple[tuple[int, int, int, int], float] | None:
-    """The crop (x0, y0, x1, y1) around the cards and the scale to detect it at, or ``None`` when the
-    cards are large enough (or too few to tell) or the crop would not grow them by ``ZOOM_MIN``."""
+    """The crop (x0, y0, x1, y1) around the cards and the scale to detect it at, or ``None`` when
+    there are too few cards to tell or the crop would not grow them by ``ZOOM_MIN``."""
     if len(detections) < 3:
         return None
     card_height = float(np.median(np.linalg.norm(detections.downs, axis=1)))
-    if card_height * scale >= ZOOM_BELOW or card_height <= 1.0:
+    if card_height <= 1.0:
         return None
     corners = detections.quads().reshape(-1, 2)
     height, width = shape[0], shape[1]
