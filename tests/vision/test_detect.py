@@ -1,4 +1,5 @@
-"""Peaks of the detector's heat map: one per corner index, also in a tight cascade seen from afar."""
+"""Peaks of the detector's heat map (one per corner index, also in a tight cascade seen from afar) and the
+enlarged crop a far table is detected again on."""
 
 from __future__ import annotations
 
