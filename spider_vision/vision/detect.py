@@ -68,9 +68,13 @@ def scale_for_detection(image: np.ndarray) -> tuple[np.ndarray, float]:
     """The picture at ``DETECT_WIDTH`` (height rounded to a multiple of the stride) and the scale used."""
     height, width = image.shape[:2]
     scale = DETECT_WIDTH / width
-    rows = max(STRIDE * 4, int(round(height * scale / (STRIDE * 2))) * STRIDE * 2)
-    small = cv2.resize(image, (DETECT_WIDTH, rows), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(image, (DETECT_WIDTH, _stride_multiple(height * scale)), interpolation=cv2.INTER_AREA)
     return small, scale
+
+
+def _stride_multiple(length: float) -> int:
+    """``length`` pixels rounded to a whole number of the detector's double stride, at least two of them."""
+    return max(STRIDE * 4, int(round(length / (STRIDE * 2))) * STRIDE * 2)
 
 
 def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> Detections:
@@ -87,8 +91,7 @@ def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRE
     if zoom is None:
         return detections
     (x0, y0, x1, y1), zoomed = zoom
-    columns = int(round((x1 - x0) * zoomed / (STRIDE * 2))) * STRIDE * 2
-    rows = int(round((y1 - y0) * zoomed / (STRIDE * 2))) * STRIDE * 2
+    columns, rows = _stride_multiple((x1 - x0) * zoomed), _stride_multiple((y1 - y0) * zoomed)
     crop = cv2.resize(image[y0:y1, x0:x1], (columns, rows), interpolation=cv2.INTER_LINEAR)
     return _detect_scaled(models, crop, columns / (x1 - x0), rows / (y1 - y0), (float(x0), float(y0)), threshold)
 
