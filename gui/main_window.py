@@ -52,7 +52,7 @@ __all__ = ["MainWindow"]
 logger = logging.getLogger(__name__)
 
 DOUBTFUL = ("doubtful-card", "misread")
-TRANSIENT = ("camera", "view", "reading")
+TRANSIENT = ("camera", "view", "reading", "framing")
 """Banners about the picture itself: a clear stable reading takes them away."""
 REPLAY_INTERVAL_MS = 700
 
@@ -430,7 +430,7 @@ class MainWindow(QMainWindow):
             self.banner.clear(TRANSIENT)
             for text in update.reading.warnings:
                 warning = reading_warning(text)
-                if warning.key in ("view", "camera"):  # the tracker flags doubtful cards itself
+                if warning.key in ("view", "camera", "framing"):  # the tracker flags doubtful cards itself
                     self.banner.show_warning(warning)
 
     def _show_position(self, position: Position | None, moves: int | None, score: int | None) -> None:

@@ -59,6 +59,12 @@ def warning_for(kind: str, message: str, column: int | None = None, index: int |
 def reading_warning(text: str) -> Warning:
     """A reader's warning about the picture (partial view, position withheld) as a gentle banner."""
     lowered = text.lower()
+    if "small in the picture" in lowered:
+        return Warning("framing", "caution", "The cards are small in the picture", text.split(": ")[0],
+                       "Move the camera closer or raise its resolution.")
+    if "off the picture" in lowered:
+        return Warning("framing", "caution", "Part of the table is outside the picture", text.split(": ")[0],
+                       "Move the camera back or aim it at the middle of the table.")
     if "do not form the ten columns" in lowered or "partial" in lowered:
         return Warning("view", "caution", "The camera does not see all ten columns", "",
                        "Move the camera back or zoom out until the whole tableau is in the picture.")

@@ -2,7 +2,8 @@
 
 SOURCE is a camera index (``0``), a video file or a folder of pictures. Each
 event is printed as it is written to the log (appended and flushed at once);
-rule breaks and doubtful reads are printed with ``!``. Exit codes: 0 the
+rule breaks and doubtful reads are printed with ``!``, advice on the camera's
+framing (cards too small, columns off the picture) once as a note. Exit codes: 0 the
 source ended; 1 the models are missing or the source was lost mid-game (the
 log written so far stays intact); 2 a source that cannot be opened or bad
 arguments.
@@ -15,6 +16,7 @@ import logging
 import sys
 import time
 from pathlib import Path
+from typing import Iterable
 
 from spider_vision.cli.common import (
     EXIT_FAILED,
@@ -34,8 +36,9 @@ from spider_vision.tracking import (
     open_source,
 )
 from spider_vision.vision import ModelMissingError, Models
+from spider_vision.vision.framing import FRAMING_PHRASES
 
-__all__ = ["register", "run"]
+__all__ = ["framing_notes", "register", "run"]
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +73,21 @@ def _source_kind(source: object) -> str:
     return "video"
 
 
+def framing_notes(warnings: Iterable[str], shown: set[str]) -> list[str]:
+    """The framing warnings of a reading (cards too small, columns off the picture) not yet in ``shown``.
+
+    A tracking command prints each kind once: the advice does not change from
+    one frame to the next. ``shown`` is updated.
+    """
+    notes = []
+    for warning in warnings:
+        kinds = {phrase for phrase in FRAMING_PHRASES if phrase in warning}
+        if kinds and not kinds <= shown:
+            shown.update(kinds)
+            notes.append(warning)
+    return notes
+
+
 def _print_events(tracker: Tracker, printed: int) -> int:
     """Print the events written since the first ``printed``; returns how many are printed now."""
     for event in tracker.history[printed:]:
@@ -100,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     frames = 0
     printed = 0
+    framed: set[str] = set()
     lost: SourceLostError | None = None
     try:
         with source:
@@ -117,6 +136,9 @@ def run(args: argparse.Namespace) -> int:
                     printed = _print_events(tracker, printed)
                     for flag in update.flags:
                         print(f"t {frame.t:8.3f}  ! {flag.kind}: {flag.message}", flush=True)
+                    if update.reading is not None:
+                        for note in framing_notes(update.reading.warnings, framed):
+                            print(f"t {frame.t:8.3f}  note: {note}", flush=True)
     finally:
         tracker.close()
     if not args.quiet:

@@ -21,10 +21,19 @@ from spider_vision.engine import Position
 from spider_vision.synth.truth import CardTruth, lowest_face_up
 from spider_vision.vision.reading import TableReading
 
-__all__ = ["MIN_INDEX_VISIBLE", "WHOLE_INDEX", "score", "summarise"]
+__all__ = ["CARD_HEIGHTS", "MIN_INDEX_VISIBLE", "WHOLE_INDEX", "score", "summarise"]
 
 MIN_INDEX_VISIBLE = 0.3
 WHOLE_INDEX = 0.9
+CARD_HEIGHTS = (50, 65, 80, 100, 130)
+"""Bounds (pixels) of the card-height bands that ``summarise`` gives accuracies for."""
+
+
+def _height_band(card: CardTruth) -> int:
+    """The band of ``CARD_HEIGHTS`` the card's height in the picture falls in (0: under the first bound)."""
+    quad = np.array(card.quad)
+    height = float(np.linalg.norm(quad[3] - quad[0]))
+    return sum(height >= bound for bound in CARD_HEIGHTS)
 
 
 def _tableau(spn: str) -> tuple[str, str, int]:
@@ -39,6 +48,9 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     counts = {"readable": len(truth_cards), "found": 0, "correct": 0, "uncertain": 0, "columns": 0,
               "down_correct": 0, "full_view": 0, "exact": 0, "failed": 0,
               "readable_whole": sum(whole), "correct_whole": 0}
+    bands = [_height_band(card) for card in truth_cards]
+    for band in bands:
+        counts[f"readable_band{band}"] = counts.get(f"readable_band{band}", 0) + 1
     if reading is None:
         counts["failed"] = 1
         return counts
@@ -68,6 +80,7 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
         elif predicted[k].card == truth_cards[t].card:
             counts["correct"] += 1
             counts["correct_whole"] += whole[t]
+            counts[f"correct_band{bands[t]}"] = counts.get(f"correct_band{bands[t]}", 0) + 1
     # Face-down count of each tableau column, through the column's lowest face-up card.
     for lowest, _ in lowest_face_up(cards).values():
         if lowest not in truth_cards or truth_cards.index(lowest) not in match:
@@ -101,4 +114,17 @@ def summarise(total: dict[str, int], scenes: int) -> dict[str, float]:
         "full_views": int(total.get("full_view", 0)),
         "exact_position": total.get("exact", 0) / max(total.get("full_view", 0), 1),
         "failed_pictures": int(total.get("failed", 0)),
+        "card_accuracy_by_card_height": _by_height(total),
     }
+
+
+def _by_height(total: dict[str, int]) -> dict[str, list[float]]:
+    """Per card-height band (``"65-80 px"``): the accuracy and the number of readable cards."""
+    names = [f"<{CARD_HEIGHTS[0]}"] + [f"{low}-{high}" for low, high in zip(CARD_HEIGHTS, CARD_HEIGHTS[1:])]
+    names.append(f">={CARD_HEIGHTS[-1]}")
+    figures: dict[str, list[float]] = {}
+    for band, name in enumerate(names):
+        readable = total.get(f"readable_band{band}", 0)
+        if readable:
+            figures[f"{name} px"] = [round(total.get(f"correct_band{band}", 0) / readable, 4), readable]
+    return figures

@@ -2,7 +2,8 @@
 
 Stages: picture checks; detection of face-up cards (corner index plus card
 frame, implausible peaks dropped); grouping into columns, repaired with the
-cascade's step (cards missed inside a column added); the corner reader on
+cascade's step (cards missed inside a column added); warnings about the
+framing (cards too small, columns off the picture); the corner reader on
 each card's corner crop, with each column's sequence prior; the face-down
 counter on the strip above each column's lowest face-up card; the rules
 filter; the SPN. Partial views and layouts that are not Spider keep
@@ -23,6 +24,7 @@ from spider_vision.vision.calibration import Calibration, CalibrationError
 from spider_vision.vision.cascade import repair_columns
 from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
+from spider_vision.vision.framing import framing_warnings
 from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
 from spider_vision.vision.layout import Layout, group_columns
 from spider_vision.vision.models import Models
@@ -118,7 +120,7 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     if calibration is not None:
         probabilities = calibration.adjust(probabilities, embeddings)
     probabilities = column_prior(probabilities, [list(column) for column in layout.columns])
-    warnings: list[str] = []
+    warnings = framing_warnings(detections, layout, (width, height))
     cards, down_counts = _cards(image, models, detections, layout, probabilities, embeddings)
     mode = suits or infer_suits(probabilities)
     if suits is None:

@@ -29,7 +29,25 @@ def test_sample_video_gives_a_log_that_replays_and_matches_the_truth(cli, tmp_pa
     moves = [(str(e.event.move), e.event.legal) for e in result.entries if isinstance(e.event, MoveEvent)]
     assert moves == _true_moves(SAMPLES / "game.events.jsonl")
     assert outcome.out.count("! illegal-move: wrong rank") == 2
+    # The sample's cards are about 58 px tall in a 960x540 video: the advice comes once, not every frame.
+    assert outcome.out.count("note: the cards are small in the picture") == 1
     assert cli("replay", str(log)).code == 0
+
+
+@pytest.mark.parametrize(
+    ("readings", "expected"),
+    [
+        ([["the cards are small in the picture (about 50 px tall)"]] * 3, 1),
+        ([["column j runs off the picture, so ..."], ["columns i, j run off the picture, so ..."]], 1),
+        ([["the cards are small in the picture (1)", "column a runs off the picture"]], 2),
+        ([["suit mode 2 inferred from the suits seen; pass --suits to fix it"]], 0),
+    ],
+)
+def test_framing_advice_is_printed_once_per_kind(readings: list[list[str]], expected: int) -> None:
+    from spider_vision.cli.track import framing_notes
+
+    shown: set[str] = set()
+    assert sum(len(framing_notes(warnings, shown)) for warnings in readings) == expected
 
 
 @pytest.mark.parametrize("source, words", [

@@ -123,6 +123,10 @@ def test_every_action_has_a_shortcut_and_every_control_a_name(window) -> None:
      "position withheld", "view", "all ten columns"),
     ("the picture is too dark to read (mean brightness 12 of 255)", "camera", "Improve the light"),
     ("suit mode 2 inferred from the suits seen; pass --suits to fix it", "reading", "Suit mode"),
+    ("the cards are small in the picture (about 41 px tall; reads are best from 100 px and often wrong under "
+     "65 px): move the camera closer or raise its resolution", "framing", "about 41 px tall"),
+    ("columns c, i run off the picture, so cards past the edge cannot be seen: move the camera back or aim it "
+     "at the middle of the table", "framing", "Move the camera back"),
 ])
 def test_reading_warnings_in_a_players_words(text, key, words) -> None:
     from gui.messages import reading_warning

@@ -11,9 +11,9 @@ from spider_vision.vision.evaluation import score, summarise
 from spider_vision.vision.reading import CardReading, TableReading
 
 
-def _truth(column: int, card: str, visible: float) -> CardTruth:
+def _truth(column: int, card: str, visible: float, height: float = 110.0) -> CardTruth:
     x, y = 100.0 * column, 0.0
-    quad = ((x, y), (x + 80, y), (x + 80, y + 110), (x, y + 110))
+    quad = ((x, y), (x + 80, y), (x + 80, y + height), (x, y + height))
     index = ((x + 2, y + 2), (x + 14, y + 2), (x + 14, y + 32), (x + 2, y + 32))
     return CardTruth("tableau", column, 0, parse_card(card), True, quad, quad, 1.0,
                      index_box=(x + 2, y + 2, x + 14, y + 32), index_quad=index, index_visible=visible)
@@ -43,3 +43,11 @@ def test_whole_and_half_covered_indices_are_scored_apart(reads: list[str | None]
     assert figures["card_accuracy_whole_index"] == whole
     assert figures["card_accuracy_covered_index"] == covered
     assert figures["card_accuracy"] == (whole + covered) / 2
+
+
+def test_accuracy_is_given_per_card_height_band() -> None:
+    truth = [_truth(0, "Ks", 1.0, 110.0), _truth(1, "5h", 1.0, 40.0), _truth(2, "7d", 1.0, 45.0)]
+    reads = ["Ks", "5h", "7c"]
+    reading = TableReading(tuple(_read(k, card) for k, card in enumerate(reads)), None, (), 4, (1000, 200))
+    bands = summarise(score(reading, truth, "- - - 4", False), 1)["card_accuracy_by_card_height"]
+    assert bands == {"<50 px": [0.5, 2], "100-130 px": [1.0, 1]}

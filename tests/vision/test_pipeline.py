@@ -12,6 +12,7 @@ import pytest
 from spider_vision.synth.truth import CardTruth
 from spider_vision.vision import BadPictureError, Models, NoCardsError, NotAnImageError, load_image, read_table
 from spider_vision.vision.evaluation import score, summarise
+from spider_vision.vision.framing import is_framing
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 NAMES = ["start-4suit-kennard", "mid-2suit-wood", "late-4suit-glare", "rotated-2suit", "mid-4suit-oblique",
@@ -99,3 +100,23 @@ def test_a_file_that_is_not_an_image(tmp_path: Path) -> None:
     path.write_text("hello")
     with pytest.raises(NotAnImageError, match="not an image"):
         load_image(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "scale", "keep_rows", "phrases"),
+    [
+        ("start-2suit-bigindex", 1.0, 1.0, []),
+        ("mid-1suit-hand", 0.45, 1.0, ["small in the picture"]),
+        ("mid-1suit-hand", 1.0, 0.55, ["off the picture"]),
+    ],
+)
+def test_framing_warnings_tell_the_player_how_to_aim_the_camera(models: Models, name: str, scale: float,
+                                                                keep_rows: float, phrases: list[str]) -> None:
+    image = load_image(SAMPLES / f"{name}.jpg")
+    image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    image = image[: int(keep_rows * image.shape[0])]
+    reading = read_table(image, models, suits=1 if "1suit" in name else 2)
+    framing = [warning for warning in reading.warnings if is_framing(warning)]
+    assert len(framing) == len(phrases), reading.warnings
+    for warning, phrase in zip(framing, phrases):
+        assert phrase in warning

@@ -1,0 +1,64 @@
+"""Warnings about how the camera frames the table, with what the player can do about it.
+
+Most misreads a player can prevent come from the set-up, not the deck: cards
+too small in the picture for their corner index to be read, and columns that
+run off the picture so that their last cards are never seen. The reading
+still goes on; these warnings say why it may be wrong and how to fix it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spider_vision.vision.detect import Detections
+from spider_vision.vision.layout import Layout
+
+__all__ = ["CUT_MARGIN", "FRAMING_PHRASES", "GOOD_CARD", "SMALL_CARD", "framing_warnings", "is_framing"]
+
+SMALL_CARD = 65.0
+"""Card height (pixels) under which reads get markedly worse: on the unseen card style of
+``bench/vision.py``, 62% right at 50-65 px against 86-89% at 65-100 px and 96% from 100 px."""
+GOOD_CARD = 100.0
+"""Card height (pixels) from which reads are at their best."""
+CUT_MARGIN = 0.1
+"""How far (of the card height) a column's last card may reach past the picture's edge unnoticed."""
+FRAMING_PHRASES = ("small in the picture", "off the picture")
+
+
+def framing_warnings(detections: Detections, layout: Layout, size: tuple[int, int]) -> list[str]:
+    """What is wrong with the framing of this picture, as warnings a player can act on."""
+    warnings: list[str] = []
+    height = layout.card_size[1]
+    if layout.columns and height < SMALL_CARD:
+        warnings.append(f"the cards are small in the picture (about {height:.0f} px tall; reads are best from "
+                        f"{GOOD_CARD:.0f} px and often wrong under {SMALL_CARD:.0f} px): move the camera closer or "
+                        "raise its resolution")
+    cut = _cut_columns(detections, layout, size)
+    if cut:
+        if all(name is not None for name in cut):
+            what = f"column {cut[0]} runs" if len(cut) == 1 else f"columns {', '.join(map(str, cut))} run"
+        else:
+            what = "1 pile runs" if len(cut) == 1 else f"{len(cut)} piles run"
+        warnings.append(f"{what} off the picture, so cards past the edge cannot be seen: move the camera back "
+                        "or aim it at the middle of the table")
+    return warnings
+
+
+def is_framing(warning: str) -> bool:
+    """Whether a reading's warning is one of ``framing_warnings``."""
+    return any(phrase in warning for phrase in FRAMING_PHRASES)
+
+
+def _cut_columns(detections: Detections, layout: Layout, size: tuple[int, int]) -> list[str | None]:
+    """Letters of the columns whose last card reaches past the picture's edge (None: a pile with no letter)."""
+    width, height = size
+    margin = CUT_MARGIN * (layout.card_size[1] or 1.0)
+    quads = detections.quads()
+    cut: list[str | None] = []
+    for column, letter in zip(layout.columns, layout.letters):
+        corners = quads[column[-1]]
+        inside = ((corners[:, 0] >= -margin) & (corners[:, 0] <= width + margin)
+                  & (corners[:, 1] >= -margin) & (corners[:, 1] <= height + margin))
+        if not bool(np.all(inside)):
+            cut.append(chr(ord("a") + letter) if letter is not None else None)
+    return cut

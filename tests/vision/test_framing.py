@@ -1,0 +1,48 @@
+"""Framing warnings: cards too small to read reliably, columns that run off the picture."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spider_vision.vision.detect import Detections
+from spider_vision.vision.framing import SMALL_CARD, framing_warnings, is_framing
+from spider_vision.vision.layout import group_columns
+
+
+def _table(card_height: float, piles: list[int], top: float = 10.0) -> tuple[Detections, tuple[int, int]]:
+    """Ten columns of face-up cards (``piles`` cards each) laid out like a real cascade, and the picture size."""
+    width = 0.7 * card_height
+    origins = [(10 + 1.2 * width * column, top + 0.25 * card_height * k)
+               for column, count in enumerate(piles) for k in range(count)]
+    n = len(origins)
+    o = np.array(origins, float)
+    rights = np.tile([width, 0.0], (n, 1))
+    downs = np.tile([0.0, card_height], (n, 1))
+    sizes = np.tile([0.12 * width, 0.3 * card_height], (n, 1))
+    detections = Detections(np.ones(n), o + sizes / 2, o, rights, downs, sizes)
+    picture = (int(20 + 12 * width), int(top + 2.5 * card_height))
+    return detections, picture
+
+
+@pytest.mark.parametrize(
+    ("card_height", "piles", "expected"),
+    [
+        (100.0, [3] * 10, []),
+        (SMALL_CARD - 15, [3] * 10, ["small in the picture"]),
+        (100.0, [3, 3, 8, 3, 3, 3, 3, 3, 9, 3], ["columns c, i run off the picture"]),
+        (100.0, [3, 3, 3, 3, 8, 3, 3, 3, 3, 3], ["column e runs off the picture"]),
+    ],
+)
+def test_framing_warnings_say_what_to_fix(card_height: float, piles: list[int], expected: list[str]) -> None:
+    detections, picture = _table(card_height, piles)
+    layout = group_columns(detections)
+    assert layout.full
+    warnings = framing_warnings(detections, layout, picture)
+    assert len(warnings) == len(expected)
+    for warning, phrase in zip(warnings, expected):
+        assert phrase in warning and is_framing(warning)
+
+
+def test_other_warnings_are_not_framing() -> None:
+    assert not is_framing("suit mode 2 inferred from the suits seen; pass --suits to fix it")
