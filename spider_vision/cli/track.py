@@ -2,11 +2,11 @@
 
 SOURCE is a camera index (``0``), a video file or a folder of pictures. Each
 event is printed as it is written to the log (appended and flushed at once);
-rule breaks and doubtful reads are printed with ``!``, advice on the camera's
-framing (cards too small, columns off the picture) once as a note. Exit codes: 0 the
-source ended; 1 the models are missing or the source was lost mid-game (the
-log written so far stays intact); 2 a source that cannot be opened or bad
-arguments.
+rule breaks and doubtful reads are printed with ``!``, advice on the
+camera's framing (cards too small, columns off the picture) once as a note.
+Exit codes: 0 the source ended; 1 the models are missing or the source was
+lost mid-game (the log written so far stays intact); 2 a source that cannot
+be opened or bad arguments.
 """
 
 from __future__ import annotations

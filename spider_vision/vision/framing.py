@@ -23,6 +23,7 @@ GOOD_CARD = 100.0
 CUT_MARGIN = 0.1
 """How far (of the card height) a column's last card may reach past the picture's edge unnoticed."""
 FRAMING_PHRASES = ("small in the picture", "off the picture")
+"""Words that mark each kind of framing warning (the window and the terminal match on them)."""
 
 
 def framing_warnings(detections: Detections, layout: Layout, size: tuple[int, int]) -> list[str]:
