@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +11,7 @@ from spider_vision.engine import Column, Deal, Game, Position, apply_move, deal_
 from spider_vision.hint import HintLimits, HintSession, advisor, game_progress, hint
 from spider_vision.hint.tactics import tactical_score
 from spider_vision.solver import SolveLimits, SolveResult
+from spider_vision.solver.solving import ExploreResult, explore
 
 FAST = HintLimits(samples=3, nodes_per_move=10000, seed=11)
 
@@ -124,6 +126,67 @@ def test_a_held_back_deal_is_played_when_every_won_world_deals(monkeypatch: pyte
         return SolveResult(True, ("deal",), 10, 0.0, False)
 
     monkeypatch.setattr(advisor, "solve", deal_first)
+    monkeypatch.setattr(advisor, "explore", lambda position, nodes: ExploreResult(False, (), 0, 0))
     advice = hint(start, limits=FAST)
     assert isinstance(advice.move, Deal)
     assert advice.win_estimate == 1.0
+
+
+def test_a_deal_waits_while_a_plan_on_the_known_cards_gains(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every world's line deals first (its search knows the stock), but the blind plan is played."""
+    start = deal_position(5, 1)
+    plan = explore(start, advisor.PLAN_NODES)
+    assert plan.moves and plan.moves[0] != "deal"
+
+    def deal_first(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(True, ("deal",), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", deal_first)
+    advice = hint(start, limits=FAST)
+    assert str(advice.move) == plan.moves[0]
+
+
+# No face-down card left, a deal in the stock, and a plan that gains by rearranging runs.
+ALL_TURNED = (
+    "|KsQsJs/|Ks/|Ks/|QsJsTs/|Qs/|Js9s8s/|Ts9s8s7s6s/|Ts9s8s7s6s/|7s6s5s4s/|3s2sAs "
+    "AsAs2s2s3s3s4s4s5s5s sssss 1"
+)
+
+
+@pytest.mark.parametrize(
+    ("spn", "stalled", "deals"),
+    [
+        (deal_position(5, 1).spn(), advisor.STALL_LIMIT, False),
+        (ALL_TURNED, advisor.STALL_LIMIT, True),
+    ],
+)
+def test_a_plan_holds_the_deal_back_only_while_a_card_is_face_down(
+    monkeypatch: pytest.MonkeyPatch, spn: str, stalled: int, deals: bool
+) -> None:
+    """Long after the last card turned over the plan still holds the deal back; once every card
+    on the table is face up, the worlds' deal is played."""
+    start = Position.from_spn(spn)
+    assert explore(start, advisor.PLAN_NODES).moves
+
+    def deal_first(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(True, ("deal",), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", deal_first)
+    session = HintSession(replace(FAST, nodes_per_move=100_000))  # room for the plan and the worlds
+    session._stalled, session._last_progress = stalled, game_progress(start)
+    assert isinstance(session.hint(start).move, Deal) == deals
+
+
+@pytest.mark.parametrize("mode", [1, 2, 4])
+def test_the_blind_plan_decides_when_no_world_is_won(monkeypatch: pytest.MonkeyPatch, mode: int) -> None:
+    """With no winning line anywhere, the plan on the known cards beats the one-move tactical rules."""
+    start = deal_position(9, mode)
+    plan = explore(start, advisor.PLAN_NODES)
+    assert plan.moves
+
+    def nothing_found(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(False, (), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", nothing_found)
+    advice = hint(start, limits=FAST)
+    assert advice.wins == 0 and str(advice.move) == plan.moves[0]
