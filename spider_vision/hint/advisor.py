@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from spider_vision.engine import Card, Deal, Move, Position, apply_move, legal_moves, parse_move
+from spider_vision.engine import Card, Deal, Move, Position, TableauMove, apply_move, legal_moves, parse_move
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 from spider_vision.hint.worlds import World, advance, infer_move
@@ -35,6 +35,7 @@ logger = logging.getLogger(__name__)
 
 STALL_LIMIT = 8
 PLAN_NODES = 50000
+MIN_AGREE = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,13 +142,21 @@ class HintSession:
             held_back = [move for move in moves if isinstance(move, Deal)]
             moves = [move for move in moves if not isinstance(move, Deal)]
             fresh = [move for move in fresh if not isinstance(move, Deal)]
+        # Every winning line deals the whole stock. With every card turned over, the moves before
+        # the deal only rearrange the cards; once STALL_LIMIT hints in a row gained nothing, head
+        # for the deal (a won world's line may wander for hundreds of moves before it deals).
+        stalled_deal = None
+        if not buried and self._stalled >= STALL_LIMIT and observed.stock:
+            stalled_deal = _towards_deal(observed, held_back + moves)
         budget = self._budget()
         allowed = min(budget + self._banked, budget * self.limits.bank_limit)
         # The worlds vote on every move left; only the fallback, which has no line to follow,
         # keeps to positions not seen before.
         by_text = {str(move): move for move in moves}
         news = {str(move) for move in fresh}
-        nodes = planned + self._search(knowledge, list(by_text), began + allowed, allowed, leading)
+        nodes = planned
+        if stalled_deal is None:
+            nodes += self._search(knowledge, list(by_text), began + allowed, allowed, leading)
         self._previous = observed
         votes = _votes(self._worlds, by_text)
         if not votes:
@@ -155,10 +164,13 @@ class HintSession:
             # that wins somewhere beats the tactical rules, which win nowhere that was searched.
             by_text.update((str(move), move) for move in held_back)
             votes = _votes(self._worlds, by_text)
-        if votes:
-            move = by_text[
-                max(votes, key=lambda text: self._rank(observed, by_text[text], text, news, leading))
-            ]
+        best = max(votes, key=lambda text: self._rank(observed, by_text[text], text, news, leading)) if votes else None
+        if best is not None and leading is not None and leading in news and votes[best] < MIN_AGREE:
+            best = leading
+        if stalled_deal is not None:
+            move = stalled_deal
+        elif best is not None:
+            move = by_text[best]
         elif plan is not None and plan in news:
             move = by_text[plan]
         else:
@@ -315,6 +327,20 @@ class HintSession:
 def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:
     """One hint for ``position``; face-down and stock cards are never looked at."""
     return HintSession(limits).hint(position, seen)
+
+
+def _towards_deal(position: Position, moves: list[Move]) -> Move | None:
+    """The deal, or else the cheapest move that fills an empty column without emptying another."""
+    deal = next((move for move in moves if isinstance(move, Deal)), None)
+    if deal is not None:
+        return deal
+    fills = [
+        move for move in moves
+        if isinstance(move, TableauMove)
+        and not position.columns[move.target].cards()
+        and len(position.columns[move.source].cards()) > move.count
+    ]
+    return min(fills, key=lambda move: (move.count, move.source, move.target), default=None)
 
 
 def _votes(worlds: list[World], allowed: dict[str, Move]) -> Counter[str]:

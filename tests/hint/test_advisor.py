@@ -190,3 +190,22 @@ def test_the_blind_plan_decides_when_no_world_is_won(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(advisor, "solve", nothing_found)
     advice = hint(start, limits=FAST)
     assert advice.wins == 0 and str(advice.move) == plan.moves[0]
+
+
+ONE_COLUMN_EMPTY = (
+    "|KsQsJs/|Ks/|Ks/|QsJsTs/|Qs/|Js9s8s/|Ts9s8s7s6s/|Ts9s8s7s6s/|7s6s5s4s3s2sAs/| "
+    "AsAs2s2s3s3s4s4s5s5s sssss 1"
+)
+
+
+def test_a_stalled_game_with_every_card_turned_heads_for_the_deal() -> None:
+    """Nothing is face down and nothing was gained for STALL_LIMIT hints: fill the empty column, then deal
+    (a won world's line may rearrange the runs for hundreds of moves before it deals)."""
+    start = Position.from_spn(ONE_COLUMN_EMPTY)
+    assert not any(isinstance(move, Deal) for move in legal_moves(start))
+    session = HintSession(FAST)
+    session._stalled, session._last_progress = advisor.STALL_LIMIT, game_progress(start)
+    fill = session.hint(start).move
+    assert str(fill) == "aj"
+    filled = apply_move(start, fill).after
+    assert isinstance(session.hint(filled).move, Deal)
