@@ -209,3 +209,21 @@ def test_a_stalled_game_with_every_card_turned_heads_for_the_deal() -> None:
     assert str(fill) == "aj"
     filled = apply_move(start, fill).after
     assert isinstance(session.hint(filled).move, Deal)
+
+
+def test_one_won_world_alone_does_not_override_the_blind_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A single world's winning line leans on that world's hidden cards; the plan a player could make
+    is played unless at least MIN_AGREE worlds' lines start with the other move."""
+    start = deal_position(9, 4)
+    plan = explore(start, advisor.PLAN_NODES).moves[0]
+    other = next(str(move) for move in legal_moves(start) if str(move) not in (plan, "deal"))
+    calls = []
+
+    def first_world_only(position: Position, limits: SolveLimits) -> SolveResult:
+        calls.append(position)
+        return SolveResult(len(calls) == 1, (other,) if len(calls) == 1 else (), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", first_world_only)
+    advice = hint(start, limits=FAST)
+    assert advice.wins == 1 and advice.votes == {other: 1}
+    assert str(advice.move) == plan
