@@ -5,7 +5,11 @@ let the full-information solver search each such world, and vote for the
 first moves of the winning lines. A vote counts only for a move that is legal
 in the observed position. Worlds and their lines are carried along the game
 (``worlds.py``), so most hints cost little and the time saved goes to worlds
-not yet searched. When no world is won, cheap tactical rules decide. The
+not yet searched. Each world's search knows its hidden cards and leans on
+them (strategy fusion), so a plan made on the known cards alone
+(``explore``: every hidden card a blocker) holds the deal back while it gains,
+is tried in the won worlds and wins ties with their moves, and decides when
+no world is won; cheap tactical rules decide when it has no move. The
 worlds' answers are optimistic (each world's solver knows its hidden cards),
 so the win estimate is a guide, not a promise.
 """
@@ -18,18 +22,22 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from spider_vision.engine import Card, Deal, Move, Position, apply_move, legal_moves, parse_move
+from spider_vision.engine import Card, Deal, Move, Position, TableauMove, apply_move, legal_moves, parse_move
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 from spider_vision.hint.worlds import World, advance, infer_move
 from spider_vision.solver import SolveLimits, SolveResult, solve
-from spider_vision.solver.solving import FIRST_WIDTH
+from spider_vision.solver.solving import FIRST_WIDTH, explore
 
 __all__ = ["Hint", "HintLimits", "HintSession", "game_progress", "hint"]
 
 logger = logging.getLogger(__name__)
 
 STALL_LIMIT = 8
+PLAN_NODES = 50000
+MIN_AGREE = 2
+"""Won worlds whose lines must start with a move before it overrides the blind plan: one world's
+line leans on that world's hidden cards (4 suits: 6 of deals 1..28 won with 2, 5 of 1..30 with 1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,22 +126,39 @@ class HintSession:
         moves = [move for move in moves if visits[move] < 2] or moves
         fresh = [move for move in moves if visits[move] == 0] or moves
         held_back: list[Move] = []
-        if self._stalled < STALL_LIMIT and any(tactical_score(observed, move) > 0 for move in fresh):
+        began = self._clock()
+        plan, planned = self._plan(observed, {str(move) for move in fresh if not isinstance(move, Deal)})
+        # With no face-down card left, only the stock is hidden: the plan's gains are then mere
+        # rearrangements, and a tie won by them led to 900-move lines (1 suit, stuck games).
+        buried = any(column.down for column in observed.columns)
+        leading = plan if buried else None
+        if leading is not None or (
+            self._stalled < STALL_LIMIT and any(tactical_score(observed, move) > 0 for move in fresh)
+        ):
             # Dealing buries cards: a player deals only when nothing useful is left. The worlds'
-            # searches know their stock and would deal early when it happens to suit them. But
-            # moves that only shuffle runs about are not useful: after STALL_LIMIT hints without
-            # a card turned over or a run removed, the worlds may vote for the deal.
+            # searches know their stock and would deal early when it happens to suit them (a
+            # deal gives their search more cards, so its first win often starts with one). While
+            # a plan on the known cards improves the position, the deal waits. Moves that only
+            # shuffle runs about are not useful: after STALL_LIMIT hints without a card turned
+            # over or a run removed, the worlds may vote for the deal unless such a plan is left.
             held_back = [move for move in moves if isinstance(move, Deal)]
             moves = [move for move in moves if not isinstance(move, Deal)]
             fresh = [move for move in fresh if not isinstance(move, Deal)]
+        # Every winning line deals the whole stock. With every card turned over, the moves before
+        # the deal only rearrange the cards; once STALL_LIMIT hints in a row gained nothing, head
+        # for the deal (a won world's line may wander for hundreds of moves before it deals).
+        stalled_deal = None
+        if not buried and self._stalled >= STALL_LIMIT and observed.stock:
+            stalled_deal = _towards_deal(observed, held_back + moves)
         budget = self._budget()
         allowed = min(budget + self._banked, budget * self.limits.bank_limit)
         # The worlds vote on every move left; only the fallback, which has no line to follow,
         # keeps to positions not seen before.
         by_text = {str(move): move for move in moves}
         news = {str(move) for move in fresh}
-        began = self._clock()
-        nodes = self._search(knowledge, list(by_text), began + allowed, allowed)
+        nodes = planned
+        if stalled_deal is None:
+            nodes += self._search(knowledge, list(by_text), began + allowed, allowed, leading)
         self._previous = observed
         votes = _votes(self._worlds, by_text)
         if not votes:
@@ -141,8 +166,15 @@ class HintSession:
             # that wins somewhere beats the tactical rules, which win nowhere that was searched.
             by_text.update((str(move), move) for move in held_back)
             votes = _votes(self._worlds, by_text)
-        if votes:
-            move = by_text[max(votes, key=lambda text: self._rank(observed, by_text[text], text, news))]
+        best = max(votes, key=lambda text: self._rank(observed, by_text[text], text, news, leading)) if votes else None
+        if best is not None and leading is not None and leading in news and votes[best] < MIN_AGREE:
+            best = leading  # a lone world's line against a plan a player could make
+        if stalled_deal is not None:
+            move = stalled_deal
+        elif best is not None:
+            move = by_text[best]
+        elif plan is not None and plan in news:
+            move = by_text[plan]
         else:
             move = max(fresh, key=lambda candidate: _fallback_key(observed, candidate))
         searched = [world for world in self._worlds if world.searched or world.won]
@@ -161,11 +193,29 @@ class HintSession:
             votes=dict(votes),
         )
 
-    def _rank(self, observed: Position, move: Move, text: str, news: set[str]) -> tuple[float, int, bool, float]:
-        """Order candidate moves: share of the worlds tried that it wins, wins, news, tactics."""
+    def _rank(
+        self, observed: Position, move: Move, text: str, news: set[str], plan: str | None
+    ) -> tuple[float, bool, int, bool, float]:
+        """Order candidate moves: share of the worlds tried that it wins, the blind plan, wins, news, tactics.
+
+        At an equal share the blind plan's move goes first: it was chosen
+        without the hidden cards, where a world's line may lean on them.
+        """
         wins = sum(text in world.lines for world in self._worlds)
         tried = sum(text in world.tried for world in self._worlds)
-        return ((wins + 1) / (tried + 2), wins, text in news, tactical_score(observed, move))
+        share = (wins + 1) / (tried + 2)
+        return (share, text == plan, wins, text in news, tactical_score(observed, move))
+
+    def _plan(self, observed: Position, allowed: set[str]) -> tuple[str | None, int]:
+        """The first move of the best plan on the known cards only (if allowed) and the positions examined.
+
+        The plan cannot lean on hidden cards: a card it turns over or deals is
+        a blocker to it (``explore``). It is cheap, a few thousand positions.
+        """
+        result = explore(observed, PLAN_NODES)
+        self._nodes_spent += result.nodes
+        first = result.moves[0] if result.moves else None
+        return (first if first in allowed else None), result.nodes
 
     def _carry_worlds(self, observed: Position) -> None:
         """Move the won worlds along to ``observed``; drop all if it is not the next position."""
@@ -182,7 +232,9 @@ class HintSession:
         carried = (advance(world, move, observed) for world in worlds if world.won)
         self._worlds = [world for world in carried if world is not None]
 
-    def _search(self, knowledge: Knowledge, candidates: list[str], deadline: float, allowed: float) -> int:
+    def _search(
+        self, knowledge: Knowledge, candidates: list[str], deadline: float, allowed: float, plan: str | None
+    ) -> int:
         """Search the worlds until ``deadline``; return the positions examined.
 
         First every world without a line is searched from its own position.
@@ -216,6 +268,8 @@ class HintSession:
             {first for world in worlds for first in world.lines if first in candidates},
             key=lambda first: (-sum(first in world.lines for world in worlds), first),
         )[: self.limits.alternatives]
+        if plan is not None and plan not in ranked and any(world.won for world in worlds):
+            ranked.insert(0, plan)
         checks = [
             (first, index)
             for first in ranked
@@ -275,6 +329,20 @@ class HintSession:
 def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:
     """One hint for ``position``; face-down and stock cards are never looked at."""
     return HintSession(limits).hint(position, seen)
+
+
+def _towards_deal(position: Position, moves: list[Move]) -> Move | None:
+    """The deal, or else the cheapest move that fills an empty column without emptying another."""
+    deal = next((move for move in moves if isinstance(move, Deal)), None)
+    if deal is not None:
+        return deal
+    fills = [
+        move for move in moves
+        if isinstance(move, TableauMove)
+        and not position.columns[move.target].cards()
+        and len(position.columns[move.source].cards()) > move.count
+    ]
+    return min(fills, key=lambda move: (move.count, move.source, move.target), default=None)
 
 
 def _votes(worlds: list[World], allowed: dict[str, Move]) -> Counter[str]:

@@ -81,6 +81,9 @@ typedef struct {
     int weights[MAX_SETS][NWEIGHTS];
     int nsets;
     const int *w; /* the set of the current run */
+    int explore; /* explore(): keep the best position seen, not only a win */
+    int32_t best_score, best_hist;
+    uint16_t best_move;
 } Ctx;
 
 static double now_seconds(void) {
@@ -411,6 +414,11 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
                     Cand *cd = &ctx->cands[ctx->ncands];
                     cd->hash = h;
                     cd->score = pos_score(ctx->w, &child);
+                    if (ctx->explore && cd->score > ctx->best_score) {
+                        ctx->best_score = cd->score;
+                        ctx->best_hist = ctx->layer[i].hist;
+                        ctx->best_move = moves[m];
+                    }
                     cd->parent = (int32_t)i;
                     cd->seq = (int32_t)ctx->ncands;
                     cd->move = moves[m];
@@ -578,8 +586,106 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
     return result;
 }
 
+/*
+ * explore(columns, stock, removed, width, nodes, weights)
+ * One pruned beam run of ``width`` that keeps the best-scoring position it
+ * generates (search.py's explore is the specification).  Columns and stock as
+ * for solve(); hidden cards may be the opaque byte 15, which nothing goes onto
+ * and which goes nowhere but an empty column.  Returns (status, moves, nodes,
+ * score): status "won" with the winning moves, or "best" with the moves to the
+ * best position found (none when nothing beats the root) and its score.
+ */
+static PyObject *native_explore(PyObject *self, PyObject *args) {
+    PyObject *columns, *weights, *result, *list;
+    const char *stock;
+    Py_ssize_t nstock, i;
+    int removed, status = R_DONE, truncated = 0, k = 0;
+    long width;
+    long long node_limit;
+    Pos root;
+    Ctx ctx;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Oy#ilLO", &columns, &stock, &nstock, &removed, &width, &node_limit,
+                          &weights))
+        return NULL;
+    if (!PyList_Check(columns) || PyList_GET_SIZE(columns) != NCOL || nstock % 10 || nstock > 50) {
+        PyErr_SetString(PyExc_ValueError, "expected ten columns and a stock of whole rows");
+        return NULL;
+    }
+    memset(&root, 0, sizeof(root));
+    memset(&ctx, 0, sizeof(ctx));
+    for (i = 0; i < NCOL; i++) {
+        PyObject *col = PyList_GET_ITEM(columns, i);
+        char *data;
+        Py_ssize_t n;
+        if (PyBytes_AsStringAndSize(col, &data, &n) < 0) return NULL;
+        if (n < 1 || k + n - 1 > NCARDS || (uint8_t)data[0] > n - 1) {
+            PyErr_SetString(PyExc_ValueError, "bad column");
+            return NULL;
+        }
+        root.down[i] = (uint8_t)data[0];
+        root.len[i] = (uint8_t)(n - 1);
+        memcpy(root.cards + k, data + 1, (size_t)(n - 1));
+        k += (int)(n - 1);
+    }
+    if (!PyTuple_Check(weights) ||
+        !PyArg_ParseTuple(weights, "iiiiii", &ctx.weights[0][0], &ctx.weights[0][1], &ctx.weights[0][2],
+                          &ctx.weights[0][3], &ctx.weights[0][4], &ctx.weights[0][5])) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one weight set");
+        return NULL;
+    }
+    ctx.nsets = 1;
+    ctx.w = ctx.weights[0];
+    root.removed = (uint8_t)removed;
+    memcpy(ctx.stock, stock, (size_t)nstock);
+    ctx.ndeals = (int)(nstock / 10);
+    ctx.node_limit = node_limit;
+    ctx.explore = 1;
+    ctx.best_score = pos_score(ctx.w, &root);
+    ctx.best_hist = -1;
+    if (root.removed == 8) return Py_BuildValue("(sNLi)", "won", PyList_New(0), 0LL, ctx.best_score);
+
+    Py_BEGIN_ALLOW_THREADS
+    if (!set_init(&ctx.seen, 1 << 16) || !set_init(&ctx.local, 1 << 16))
+        status = R_NOMEM;
+    else
+        status = beam_run(&ctx, &root, width, 1, &truncated);
+    if (status != R_WIN && status != R_NOMEM && ctx.best_hist >= 0)
+        status = build_path(&ctx, ctx.best_hist, ctx.best_move) == R_WIN ? R_DONE : R_NOMEM;
+    Py_END_ALLOW_THREADS
+
+    if (status == R_NOMEM) {
+        ctx_free(&ctx);
+        return PyErr_NoMemory();
+    }
+    list = PyList_New(0);
+    if (!list) {
+        ctx_free(&ctx);
+        return NULL;
+    }
+    {
+        int m;
+        for (m = 0; m < ctx.npath; m++) {
+            uint16_t mv = ctx.path[m];
+            PyObject *item = mv == DEAL_MOVE ? Py_BuildValue("(iii)", -1, -1, 0)
+                                             : Py_BuildValue("(iii)", mv & 15, (mv >> 4) & 15, mv >> 8);
+            if (!item || PyList_Append(list, item) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(list);
+                ctx_free(&ctx);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+    }
+    result = Py_BuildValue("(sNLi)", status == R_WIN ? "won" : "best", list, ctx.nodes, ctx.best_score);
+    ctx_free(&ctx);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", native_solve, METH_VARARGS, "Iterated beam search; see search.py for the specification."},
+    {"explore", native_explore, METH_VARARGS, "One beam run keeping its best position; see search.py."},
     {NULL, NULL, 0, NULL},
 };
 

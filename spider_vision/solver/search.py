@@ -37,13 +37,17 @@ import time
 from dataclasses import dataclass
 
 __all__ = [
-    "DEAL", "MAX_DEPTH", "MAX_WIDTH", "Compact", "SearchOutcome", "Weights", "beam_run", "search",
+    "DEAL", "MAX_DEPTH", "MAX_WIDTH", "OPAQUE", "Compact", "ExploreOutcome", "SearchOutcome", "Weights",
+    "beam_run", "explore", "search",
 ]
 
 RUN = 13
 MAX_DEPTH = 1500
 MAX_WIDTH = 12800  # wider beams need gigabytes; the search stops there
 DEAL = (-1, -1, 0)
+# A hidden card in explore(): rank 15 fits on nothing and takes nothing, so it
+# moves only to an empty column and never joins a run.
+OPAQUE = 15
 
 
 # A weight set: per face-down card, per break in sequence, per break in suit
@@ -65,6 +69,30 @@ class SearchOutcome:
     nodes: int
     exhaustive: bool
     runs: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExploreOutcome:
+    """What explore() ended with: ``won`` or ``best``, and the moves.
+
+    ``best`` gives the moves to the best-scoring position seen (none when
+    nothing beat the root) and its ``score``.
+    """
+
+    status: str
+    moves: tuple[Move, ...]
+    nodes: int
+    score: int
+
+
+class _Best:
+    """The best-scoring position an exploring beam run has generated: its score and how to get there."""
+
+    def __init__(self, score: int) -> None:
+        self.score = score
+        self.hist = -1
+        self.move: Move = DEAL
+        self.history: list[tuple[int, Move]] = []
 
 
 class _Stop(Exception):
@@ -201,13 +229,18 @@ def moves(position: Compact, deals: int, prune: bool) -> list[Move]:
 
 
 def beam_run(
-    root: Compact, context: _Context, width: int, prune: bool, weights: Weights
+    root: Compact, context: _Context, width: int, prune: bool, weights: Weights, best: _Best | None = None
 ) -> tuple[str, tuple[Move, ...], bool]:
-    """One beam run (``width`` 0: unlimited); return status, winning moves, whether it cut."""
+    """One beam run (``width`` 0: unlimited); return status, winning moves, whether it cut.
+
+    With ``best``, the best-scoring position generated is kept there as it goes.
+    """
     deals = context.deals
     stock = context.stock
     truncated = False
     history: list[tuple[int, Move]] = [(-1, DEAL)]
+    if best is not None:
+        best.history = history
     layer: list[tuple[Compact, int]] = [(root, 0)]
     seen = {key(root, deals)}
     depth = 0
@@ -226,7 +259,10 @@ def beam_run(
                 if child_key in seen or child_key in local:
                     continue
                 local.add(child_key)
-                rank = -score(child, weights)
+                value = score(child, weights)
+                if best is not None and value > best.score:
+                    best.score, best.hist, best.move = value, layer[parent][1], move
+                rank = -value
                 candidates.append(
                     (-(deals - child[2]), rank, len(candidates), parent, move, child_key)
                 )
@@ -301,3 +337,26 @@ def search(
     except _Stop:
         pass
     return SearchOutcome("stopped", (), context.nodes, False, runs)
+
+
+def explore(root: Compact, stock: bytes, width: int, node_limit: int, weights: Weights) -> ExploreOutcome:
+    """One pruned beam run of ``width`` that keeps the best position it generates.
+
+    Hidden cards may be ``OPAQUE``: the run then plans only with the cards a
+    player knows (a card it turns over or deals is a blocker it cannot use),
+    so its line cannot profit from knowing what lies face down. It returns a
+    win when one is found (possible only once every card is known), otherwise
+    the moves to the best-scoring position (``node_limit`` <= 0: no limit).
+    """
+    context = _Context(stock, 0.0, node_limit)
+    best = _Best(score(root, weights))
+    if root[3] == 8:
+        return ExploreOutcome("won", (), 0, best.score)
+    try:
+        status, path, _ = beam_run(root, context, width, True, weights, best)
+        if status == "won":
+            return ExploreOutcome("won", path, context.nodes, best.score)
+    except _Stop:
+        pass
+    moves = _path(best.history, best.hist, best.move) if best.hist >= 0 else ()
+    return ExploreOutcome("best", moves, context.nodes, best.score)

@@ -18,9 +18,11 @@ from spider_vision.engine.errors import SpiderError
 from spider_vision.solver import search
 
 __all__ = [
+    "ExploreResult",
     "SolveLimits",
     "SolveResult",
     "SolverError",
+    "explore",
     "native_available",
     "solve",
 ]
@@ -102,6 +104,19 @@ class SolveResult:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class ExploreResult:
+    """What ``explore`` found: a win (``won``) or the moves to the best position and its score.
+
+    ``moves`` is empty when nothing beat the position itself (``score`` is then its own).
+    """
+
+    won: bool
+    moves: tuple[str, ...]
+    nodes: int
+    score: int
+
+
 def native_available() -> bool:
     """Whether the compiled search core is present."""
     return _native is not None
@@ -124,6 +139,24 @@ def encode(position: Position) -> tuple[search.Compact, bytes]:
 
 def _card_bytes(cards: tuple[MaybeCard, ...]) -> bytes:
     return bytes(card.rank | _SUIT_INDEX[card.suit] << 4 for card in cards if card is not None)
+
+
+def _blind_bytes(cards: tuple[MaybeCard, ...]) -> bytes:
+    return bytes(
+        search.OPAQUE if card is None else card.rank | _SUIT_INDEX[card.suit] << 4 for card in cards
+    )
+
+
+def encode_blind(position: Position) -> tuple[search.Compact, bytes]:
+    """The compact form of a position whose unknown cards (face down, stock) become opaque blockers."""
+    if any(None in column.up for column in position.columns):
+        raise SolverError("explore needs every face-up card read; this position has unread cards (??)")
+    columns = tuple(_blind_bytes(column.cards()) for column in position.columns)
+    downs = tuple(len(column.down) for column in position.columns)
+    stock = _blind_bytes(position.stock)
+    if len(stock) % 10:
+        raise SolverError(f"the stock holds {len(stock)} cards, not a multiple of ten")
+    return (columns, downs, 0, len(position.removed)), stock
 
 
 def _to_move(step: search.Move) -> Move:
@@ -173,4 +206,35 @@ def solve(
         seconds=elapsed,
         exhaustive=outcome.exhaustive,
         backend="native" if use_native else "python",
+    )
+
+
+def explore(
+    position: Position,
+    nodes: int,
+    *,
+    width: int = FIRST_WIDTH,
+    weights: search.Weights = WEIGHT_SETS[0],
+    backend: Backend = "auto",
+) -> ExploreResult:
+    """Plan with the known cards only: the moves to the best-scoring position one beam run finds.
+
+    Unknown cards (face down or in the stock, known or not) are opaque
+    blockers: a card the plan turns over or deals is one it cannot use. So the
+    plan is one a player could make, and it cannot profit from hidden cards.
+    """
+    root, stock = encode_blind(position.observed())
+    if backend == "native" and _native is None:
+        raise SolverError("the native solver core was not built; reinstall with a C compiler")
+    if backend != "python" and _native is not None:
+        columns = [bytes((down,)) + pile for pile, down in zip(root[0], root[1])]
+        status, path, count, best = _native.explore(columns, stock, root[3], width, nodes, weights)
+        outcome = search.ExploreOutcome(status, tuple(path), count, best)
+    else:
+        outcome = search.explore(root, stock, width, nodes, weights)
+    return ExploreResult(
+        won=outcome.status == "won",
+        moves=tuple(str(_to_move(step)) for step in outcome.moves),
+        nodes=outcome.nodes,
+        score=outcome.score,
     )

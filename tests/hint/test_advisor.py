@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +11,7 @@ from spider_vision.engine import Column, Deal, Game, Position, apply_move, deal_
 from spider_vision.hint import HintLimits, HintSession, advisor, game_progress, hint
 from spider_vision.hint.tactics import tactical_score
 from spider_vision.solver import SolveLimits, SolveResult
+from spider_vision.solver.solving import ExploreResult, explore
 
 FAST = HintLimits(samples=3, nodes_per_move=10000, seed=11)
 
@@ -124,6 +126,104 @@ def test_a_held_back_deal_is_played_when_every_won_world_deals(monkeypatch: pyte
         return SolveResult(True, ("deal",), 10, 0.0, False)
 
     monkeypatch.setattr(advisor, "solve", deal_first)
+    monkeypatch.setattr(advisor, "explore", lambda position, nodes: ExploreResult(False, (), 0, 0))
     advice = hint(start, limits=FAST)
     assert isinstance(advice.move, Deal)
     assert advice.win_estimate == 1.0
+
+
+def test_a_deal_waits_while_a_plan_on_the_known_cards_gains(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every world's line deals first (its search knows the stock), but the blind plan is played."""
+    start = deal_position(5, 1)
+    plan = explore(start, advisor.PLAN_NODES)
+    assert plan.moves and plan.moves[0] != "deal"
+
+    def deal_first(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(True, ("deal",), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", deal_first)
+    advice = hint(start, limits=FAST)
+    assert str(advice.move) == plan.moves[0]
+
+
+# No face-down card left, a deal in the stock, and a plan that gains by rearranging runs.
+ALL_TURNED = (
+    "|KsQsJs/|Ks/|Ks/|QsJsTs/|Qs/|Js9s8s/|Ts9s8s7s6s/|Ts9s8s7s6s/|7s6s5s4s/|3s2sAs "
+    "AsAs2s2s3s3s4s4s5s5s sssss 1"
+)
+
+
+@pytest.mark.parametrize(
+    ("spn", "stalled", "deals"),
+    [
+        (deal_position(5, 1).spn(), advisor.STALL_LIMIT, False),
+        (ALL_TURNED, advisor.STALL_LIMIT, True),
+    ],
+)
+def test_a_plan_holds_the_deal_back_only_while_a_card_is_face_down(
+    monkeypatch: pytest.MonkeyPatch, spn: str, stalled: int, deals: bool
+) -> None:
+    """Long after the last card turned over the plan still holds the deal back; once every card
+    on the table is face up, the worlds' deal is played."""
+    start = Position.from_spn(spn)
+    assert explore(start, advisor.PLAN_NODES).moves
+
+    def deal_first(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(True, ("deal",), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", deal_first)
+    session = HintSession(replace(FAST, nodes_per_move=100_000))  # room for the plan and the worlds
+    session._stalled, session._last_progress = stalled, game_progress(start)
+    assert isinstance(session.hint(start).move, Deal) == deals
+
+
+@pytest.mark.parametrize("mode", [1, 2, 4])
+def test_the_blind_plan_decides_when_no_world_is_won(monkeypatch: pytest.MonkeyPatch, mode: int) -> None:
+    """With no winning line anywhere, the plan on the known cards beats the one-move tactical rules."""
+    start = deal_position(9, mode)
+    plan = explore(start, advisor.PLAN_NODES)
+    assert plan.moves
+
+    def nothing_found(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(False, (), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", nothing_found)
+    advice = hint(start, limits=FAST)
+    assert advice.wins == 0 and str(advice.move) == plan.moves[0]
+
+
+ONE_COLUMN_EMPTY = (
+    "|KsQsJs/|Ks/|Ks/|QsJsTs/|Qs/|Js9s8s/|Ts9s8s7s6s/|Ts9s8s7s6s/|7s6s5s4s3s2sAs/| "
+    "AsAs2s2s3s3s4s4s5s5s sssss 1"
+)
+
+
+def test_a_stalled_game_with_every_card_turned_heads_for_the_deal() -> None:
+    """Nothing is face down and nothing was gained for STALL_LIMIT hints: fill the empty column, then deal
+    (a won world's line may rearrange the runs for hundreds of moves before it deals)."""
+    start = Position.from_spn(ONE_COLUMN_EMPTY)
+    assert not any(isinstance(move, Deal) for move in legal_moves(start))
+    session = HintSession(FAST)
+    session._stalled, session._last_progress = advisor.STALL_LIMIT, game_progress(start)
+    fill = session.hint(start).move
+    assert str(fill) == "aj"
+    filled = apply_move(start, fill).after
+    assert isinstance(session.hint(filled).move, Deal)
+
+
+def test_one_won_world_alone_does_not_override_the_blind_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A single world's winning line leans on that world's hidden cards; the plan a player could make
+    is played unless at least MIN_AGREE worlds' lines start with the other move."""
+    start = deal_position(9, 4)
+    plan = explore(start, advisor.PLAN_NODES).moves[0]
+    other = next(str(move) for move in legal_moves(start) if str(move) not in (plan, "deal"))
+    calls = []
+
+    def first_world_only(position: Position, limits: SolveLimits) -> SolveResult:
+        calls.append(position)
+        return SolveResult(len(calls) == 1, (other,) if len(calls) == 1 else (), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", first_world_only)
+    advice = hint(start, limits=FAST)
+    assert advice.wins == 1 and advice.votes == {other: 1}
+    assert str(advice.move) == plan

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 import pytest
 
 from spider_vision.engine import Position, apply_move, deal_position, legal_moves, resolve_move
 from spider_vision.solver import SolveLimits, SolverError, native_available, solve
+from spider_vision.solver.solving import explore
 
 needs_native = pytest.mark.skipif(not native_available(), reason="native solver core not built")
 
@@ -205,3 +207,50 @@ def test_runs_are_split_to_fill_the_columns_for_the_last_deal() -> None:
     for text in result.moves:
         position = apply_move(position, resolve_move(position, text)).after
     assert position.is_won
+
+
+# Column a's 5h goes onto 6s in column b and turns over a card; no other card can move.
+ONE_FLIP = "3|5h/|KsQsJsTs9s8s7s6s/4|Kh/4|Kh/4|Ks/4|Kh/4|Kh/4|Ks/4|Kh/4|Kh 40 - 2"
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
+def test_explore_plans_with_known_cards_only(backend: str) -> None:
+    start = Position.from_spn(ONE_FLIP, validate=False)
+    result = explore(start, 10_000, backend=backend)  # type: ignore[arg-type]
+    assert not result.won and result.moves == ("ab",)
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
+def test_explore_finds_a_win_when_every_card_is_known(backend: str) -> None:
+    start = Position.from_spn(NEARLY_WON)
+    result = explore(start, 10_000, backend=backend)  # type: ignore[arg-type]
+    assert result.won and replay(start, result.moves).is_won
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
+def test_explore_gives_no_move_when_nothing_beats_the_position(backend: str) -> None:
+    result = explore(Position.from_spn(DEAD), 10_000, backend=backend)  # type: ignore[arg-type]
+    assert not result.won and result.moves == ()
+
+
+@pytest.mark.parametrize("number", [3, 8])
+@pytest.mark.parametrize("mode", [1, 2, 4])
+def test_explore_does_not_see_hidden_cards(mode: int, number: int) -> None:
+    real = deal_position(number, mode)
+    hidden = [card for column in real.columns for card in column.down] + list(real.stock)
+    hidden.reverse()
+    columns, rest = [], hidden
+    for column in real.columns:
+        columns.append(replace(column, down=tuple(rest[: len(column.down)])))
+        rest = rest[len(column.down) :]
+    other = replace(real, columns=tuple(columns), stock=tuple(rest))
+    assert other != real and other.observed() == real.observed()
+    assert explore(real, 20_000) == explore(other, 20_000)
+
+
+@needs_native
+@pytest.mark.parametrize(("mode", "number", "nodes"), [(1, 1, None), (2, 5, 800), (4, 7, None)])
+def test_native_and_python_explore_agree(mode: int, number: int, nodes: int | None) -> None:
+    start = deal_position(number, mode)
+    limit = nodes or 1_000_000
+    assert explore(start, limit, backend="native") == explore(start, limit, backend="python")
