@@ -121,6 +121,9 @@ class HintSession:
         moves = legal_moves(observed)
         if not moves:
             return _no_move(observed)
+        # A run removed with fewer than ten cards left on the table and cards still in the stock
+        # loses the game: the columns can no longer all be filled, so the stock can never be dealt.
+        moves = [move for move in moves if not _strands_the_stock(observed, move)] or moves
         # A winning line may pass once through a position seen before; twice is going round.
         visits = {move: _visits(observed, move, self.visited) for move in moves}
         moves = [move for move in moves if visits[move] < 2] or moves
@@ -365,6 +368,12 @@ def _fallback_key(position: Position, move: Move) -> tuple[float, int]:
 def game_progress(position: Position) -> tuple[int, int, int]:
     """Face-down cards, stock cards and runs removed: what changes only when a game moves on."""
     return (sum(len(column.down) for column in position.columns), len(position.stock), len(position.removed))
+
+
+def _strands_the_stock(position: Position, move: Move) -> bool:
+    """Whether ``move`` leaves cards in the stock and too few on the table to fill all ten columns."""
+    after = apply_move(position, move).after
+    return bool(after.stock) and sum(len(column.cards()) for column in after.columns) < 10
 
 
 def _visits(position: Position, move: Move, visited: Counter[str]) -> int:

@@ -227,3 +227,14 @@ def test_one_won_world_alone_does_not_override_the_blind_plan(monkeypatch: pytes
     advice = hint(start, limits=FAST)
     assert advice.wins == 1 and advice.votes == {other: 1}
     assert str(advice.move) == plan
+
+
+# Six runs removed: moving As onto column a completes a seventh and leaves 3 cards on the table with
+# 10 in the stock, which can then never be dealt (every column must hold a card).
+STRANDING = "|KsQsJsTs9s8s7s6s5s4s3s2s/|As/|Ks/|Qs/|Js/|/|/|/|/| Ts9s8s7s6s5s4s3s2sAs ssssss 1"
+
+
+def test_a_hint_never_strands_the_stock() -> None:
+    start = Position.from_spn(STRANDING)
+    assert "ba" in {str(move) for move in legal_moves(start)}
+    assert str(hint(start, limits=FAST).move) != "ba"
