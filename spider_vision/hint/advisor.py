@@ -8,8 +8,9 @@ in the observed position. Worlds and their lines are carried along the game
 not yet searched. Each world's search knows its hidden cards and leans on
 them (strategy fusion), so a plan made on the known cards alone
 (``explore``: every hidden card a blocker) holds the deal back while it gains,
-is tried in the won worlds and wins ties with their moves, and decides when
-no world is won; cheap tactical rules decide when it has no move. The
+is tried in the won worlds and wins ties with their moves, gives way only to
+a move that at least two won worlds start with, and decides when no world is
+won; cheap tactical rules decide when it has no move. The
 worlds' answers are optimistic (each world's solver knows its hidden cards),
 so the win estimate is a guide, not a promise.
 """
@@ -35,6 +36,7 @@ logger = logging.getLogger(__name__)
 
 STALL_LIMIT = 8
 PLAN_NODES = 50000
+"""Positions the plan on the known cards may examine (it takes a few milliseconds)."""
 MIN_AGREE = 2
 """Won worlds whose lines must start with a move before it overrides the blind plan: one world's
 line leans on that world's hidden cards (``bench/play.py``, deals 1..30, measured together with the
@@ -170,7 +172,9 @@ class HintSession:
             # that wins somewhere beats the tactical rules, which win nowhere that was searched.
             by_text.update((str(move), move) for move in held_back)
             votes = _votes(self._worlds, by_text)
-        best = max(votes, key=lambda text: self._rank(observed, by_text[text], text, news, leading)) if votes else None
+        best = None
+        if votes:
+            best = max(votes, key=lambda text: self._rank(observed, by_text[text], text, news, leading))
         if best is not None and leading is not None and leading in news and votes[best] < MIN_AGREE:
             best = leading  # a lone world's line against a plan a player could make
         if stalled_deal is not None:
