@@ -469,6 +469,58 @@ static void ctx_free(Ctx *ctx) {
 }
 
 /*
+ * Fill ``root`` from ten bytes objects (each the face-down count, then the cards
+ * bottom first) and ``ctx`` with the stock; 0 with a Python error set when the
+ * input is malformed.  Both are zeroed by the caller.
+ */
+static int read_root(PyObject *columns, const char *stock, Py_ssize_t nstock, int removed, Pos *root,
+                     Ctx *ctx) {
+    Py_ssize_t i;
+    int k = 0;
+    if (!PyList_Check(columns) || PyList_GET_SIZE(columns) != NCOL || nstock % 10 || nstock > 50) {
+        PyErr_SetString(PyExc_ValueError, "expected ten columns and a stock of whole rows");
+        return 0;
+    }
+    for (i = 0; i < NCOL; i++) {
+        PyObject *col = PyList_GET_ITEM(columns, i);
+        char *data;
+        Py_ssize_t n;
+        if (PyBytes_AsStringAndSize(col, &data, &n) < 0) return 0;
+        if (n < 1 || k + n - 1 > NCARDS || (uint8_t)data[0] > n - 1) {
+            PyErr_SetString(PyExc_ValueError, "bad column");
+            return 0;
+        }
+        root->down[i] = (uint8_t)data[0];
+        root->len[i] = (uint8_t)(n - 1);
+        memcpy(root->cards + k, data + 1, (size_t)(n - 1));
+        k += (int)(n - 1);
+    }
+    root->removed = (uint8_t)removed;
+    memcpy(ctx->stock, stock, (size_t)nstock);
+    ctx->ndeals = (int)(nstock / 10);
+    return 1;
+}
+
+/* The first ``count`` moves of ctx's path as a list of (source, target, count); NULL on error. */
+static PyObject *path_list(const Ctx *ctx, int count) {
+    PyObject *list = PyList_New(0);
+    int m;
+    if (!list) return NULL;
+    for (m = 0; m < count; m++) {
+        uint16_t mv = ctx->path[m];
+        PyObject *item = mv == DEAL_MOVE ? Py_BuildValue("(iii)", -1, -1, 0)
+                                         : Py_BuildValue("(iii)", mv & 15, (mv >> 4) & 15, mv >> 8);
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
+/*
  * solve(columns, stock, removed, first_width, growth, seconds, nodes, weight_sets)
  * columns: ten bytes objects, each the face-down count then the cards bottom first;
  * weight_sets: a list of (down, break, semi, suited, empty, removed) tuples.
@@ -485,31 +537,13 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
     long long node_limit;
     Pos root;
     Ctx ctx;
-    int k = 0;
     (void)self;
     if (!PyArg_ParseTuple(args, "Oy#illdLO", &columns, &stock, &nstock, &removed, &width, &growth,
                           &seconds, &node_limit, &weights))
         return NULL;
-    if (!PyList_Check(columns) || PyList_GET_SIZE(columns) != NCOL || nstock % 10 || nstock > 50) {
-        PyErr_SetString(PyExc_ValueError, "expected ten columns and a stock of whole rows");
-        return NULL;
-    }
     memset(&root, 0, sizeof(root));
     memset(&ctx, 0, sizeof(ctx));
-    for (i = 0; i < NCOL; i++) {
-        PyObject *col = PyList_GET_ITEM(columns, i);
-        char *data;
-        Py_ssize_t n;
-        if (PyBytes_AsStringAndSize(col, &data, &n) < 0) return NULL;
-        if (n < 1 || k + n - 1 > NCARDS || (uint8_t)data[0] > n - 1) {
-            PyErr_SetString(PyExc_ValueError, "bad column");
-            return NULL;
-        }
-        root.down[i] = (uint8_t)data[0];
-        root.len[i] = (uint8_t)(n - 1);
-        memcpy(root.cards + k, data + 1, (size_t)(n - 1));
-        k += (int)(n - 1);
-    }
+    if (!read_root(columns, stock, nstock, removed, &root, &ctx)) return NULL;
     if (!PyList_Check(weights) || PyList_GET_SIZE(weights) < 1 || PyList_GET_SIZE(weights) > MAX_SETS) {
         PyErr_SetString(PyExc_ValueError, "expected one to eight weight sets");
         return NULL;
@@ -522,9 +556,6 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
             return NULL;
     }
     ctx.w = ctx.weights[0];
-    root.removed = (uint8_t)removed;
-    memcpy(ctx.stock, stock, (size_t)nstock);
-    ctx.ndeals = (int)(nstock / 10);
     ctx.node_limit = node_limit;
     if (root.removed == 8) return Py_BuildValue("(sNLii)", "won", PyList_New(0), 0LL, 1, 0);
 
@@ -560,25 +591,10 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
         ctx_free(&ctx);
         return PyErr_NoMemory();
     }
-    list = PyList_New(0);
+    list = path_list(&ctx, status == R_WIN ? ctx.npath : 0);
     if (!list) {
         ctx_free(&ctx);
         return NULL;
-    }
-    if (status == R_WIN) {
-        int m;
-        for (m = 0; m < ctx.npath; m++) {
-            uint16_t mv = ctx.path[m];
-            PyObject *item = mv == DEAL_MOVE ? Py_BuildValue("(iii)", -1, -1, 0)
-                                             : Py_BuildValue("(iii)", mv & 15, (mv >> 4) & 15, mv >> 8);
-            if (!item || PyList_Append(list, item) < 0) {
-                Py_XDECREF(item);
-                Py_DECREF(list);
-                ctx_free(&ctx);
-                return NULL;
-            }
-            Py_DECREF(item);
-        }
     }
     result = Py_BuildValue("(sNLii)", status == R_WIN ? "won" : (exhaustive ? "lost" : "stopped"), list,
                            ctx.nodes, exhaustive, runs);
@@ -598,8 +614,8 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
 static PyObject *native_explore(PyObject *self, PyObject *args) {
     PyObject *columns, *weights, *result, *list;
     const char *stock;
-    Py_ssize_t nstock, i;
-    int removed, status = R_DONE, truncated = 0, k = 0;
+    Py_ssize_t nstock;
+    int removed, status = R_DONE, truncated = 0;
     long width;
     long long node_limit;
     Pos root;
@@ -608,26 +624,9 @@ static PyObject *native_explore(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oy#ilLO", &columns, &stock, &nstock, &removed, &width, &node_limit,
                           &weights))
         return NULL;
-    if (!PyList_Check(columns) || PyList_GET_SIZE(columns) != NCOL || nstock % 10 || nstock > 50) {
-        PyErr_SetString(PyExc_ValueError, "expected ten columns and a stock of whole rows");
-        return NULL;
-    }
     memset(&root, 0, sizeof(root));
     memset(&ctx, 0, sizeof(ctx));
-    for (i = 0; i < NCOL; i++) {
-        PyObject *col = PyList_GET_ITEM(columns, i);
-        char *data;
-        Py_ssize_t n;
-        if (PyBytes_AsStringAndSize(col, &data, &n) < 0) return NULL;
-        if (n < 1 || k + n - 1 > NCARDS || (uint8_t)data[0] > n - 1) {
-            PyErr_SetString(PyExc_ValueError, "bad column");
-            return NULL;
-        }
-        root.down[i] = (uint8_t)data[0];
-        root.len[i] = (uint8_t)(n - 1);
-        memcpy(root.cards + k, data + 1, (size_t)(n - 1));
-        k += (int)(n - 1);
-    }
+    if (!read_root(columns, stock, nstock, removed, &root, &ctx)) return NULL;
     if (!PyTuple_Check(weights) ||
         !PyArg_ParseTuple(weights, "iiiiii", &ctx.weights[0][0], &ctx.weights[0][1], &ctx.weights[0][2],
                           &ctx.weights[0][3], &ctx.weights[0][4], &ctx.weights[0][5])) {
@@ -636,9 +635,6 @@ static PyObject *native_explore(PyObject *self, PyObject *args) {
     }
     ctx.nsets = 1;
     ctx.w = ctx.weights[0];
-    root.removed = (uint8_t)removed;
-    memcpy(ctx.stock, stock, (size_t)nstock);
-    ctx.ndeals = (int)(nstock / 10);
     ctx.node_limit = node_limit;
     ctx.explore = 1;
     ctx.best_score = pos_score(ctx.w, &root);
@@ -658,25 +654,10 @@ static PyObject *native_explore(PyObject *self, PyObject *args) {
         ctx_free(&ctx);
         return PyErr_NoMemory();
     }
-    list = PyList_New(0);
+    list = path_list(&ctx, ctx.npath);
     if (!list) {
         ctx_free(&ctx);
         return NULL;
-    }
-    {
-        int m;
-        for (m = 0; m < ctx.npath; m++) {
-            uint16_t mv = ctx.path[m];
-            PyObject *item = mv == DEAL_MOVE ? Py_BuildValue("(iii)", -1, -1, 0)
-                                             : Py_BuildValue("(iii)", mv & 15, (mv >> 4) & 15, mv >> 8);
-            if (!item || PyList_Append(list, item) < 0) {
-                Py_XDECREF(item);
-                Py_DECREF(list);
-                ctx_free(&ctx);
-                return NULL;
-            }
-            Py_DECREF(item);
-        }
     }
     result = Py_BuildValue("(sNLi)", status == R_WIN ? "won" : "best", list, ctx.nodes, ctx.best_score);
     ctx_free(&ctx);

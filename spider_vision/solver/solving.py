@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Callable, Literal
 
 from spider_vision.engine import STANDARD, Deal, MaybeCard, Move, Position, TableauMove, Variant
 from spider_vision.engine.errors import SpiderError
@@ -129,12 +129,7 @@ def encode(position: Position) -> tuple[search.Compact, bytes]:
             "the solver needs every card known, face-down and stock cards included; "
             "this position has unknown cards (??)"
         )
-    columns = tuple(_card_bytes(column.cards()) for column in position.columns)
-    downs = tuple(len(column.down) for column in position.columns)
-    stock = _card_bytes(position.stock)
-    if len(stock) % 10:
-        raise SolverError(f"the stock holds {len(stock)} cards, not a multiple of ten")
-    return (columns, downs, 0, len(position.removed)), stock
+    return _compact(position, _card_bytes)
 
 
 def _card_bytes(cards: tuple[MaybeCard, ...]) -> bytes:
@@ -151,12 +146,24 @@ def encode_blind(position: Position) -> tuple[search.Compact, bytes]:
     """The compact form of a position whose unknown cards (face down, stock) become opaque blockers."""
     if any(None in column.up for column in position.columns):
         raise SolverError("explore needs every face-up card read; this position has unread cards (??)")
-    columns = tuple(_blind_bytes(column.cards()) for column in position.columns)
+    return _compact(position, _blind_bytes)
+
+
+def _compact(
+    position: Position, to_bytes: Callable[[tuple[MaybeCard, ...]], bytes]
+) -> tuple[search.Compact, bytes]:
+    """Columns, face-down counts and stock as the search's bytes, each card written by ``to_bytes``."""
+    columns = tuple(to_bytes(column.cards()) for column in position.columns)
     downs = tuple(len(column.down) for column in position.columns)
-    stock = _blind_bytes(position.stock)
+    stock = to_bytes(position.stock)
     if len(stock) % 10:
         raise SolverError(f"the stock holds {len(stock)} cards, not a multiple of ten")
     return (columns, downs, 0, len(position.removed)), stock
+
+
+def _native_columns(root: search.Compact) -> list[bytes]:
+    """The native core's columns: each the face-down count, then the cards bottom first."""
+    return [bytes((down,)) + pile for pile, down in zip(root[0], root[1])]
 
 
 def _to_move(step: search.Move) -> Move:
@@ -187,9 +194,8 @@ def solve(
     nodes = limits.nodes or 0
     started = time.monotonic()
     if use_native:
-        columns = [bytes((down,)) + pile for pile, down in zip(root[0], root[1])]
         status, path, count, exhaustive, runs = _native.solve(
-            columns, stock, root[3], limits.first_width, GROWTH, seconds, nodes, WEIGHT_SETS
+            _native_columns(root), stock, root[3], limits.first_width, GROWTH, seconds, nodes, WEIGHT_SETS
         )
         outcome = search.SearchOutcome(status, tuple(path), count, bool(exhaustive), runs)
     else:
@@ -227,8 +233,7 @@ def explore(
     if backend == "native" and _native is None:
         raise SolverError("the native solver core was not built; reinstall with a C compiler")
     if backend != "python" and _native is not None:
-        columns = [bytes((down,)) + pile for pile, down in zip(root[0], root[1])]
-        status, path, count, best = _native.explore(columns, stock, root[3], width, nodes, weights)
+        status, path, count, best = _native.explore(_native_columns(root), stock, root[3], width, nodes, weights)
         outcome = search.ExploreOutcome(status, tuple(path), count, best)
     else:
         outcome = search.explore(root, stock, width, nodes, weights)
