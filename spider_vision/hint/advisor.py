@@ -126,9 +126,10 @@ class HintSession:
             return _no_move(observed)
         # A run removed with fewer than ten cards left on the table and cards still in the stock
         # loses the game: the columns can no longer all be filled, so the stock can never be dealt.
-        moves = [move for move in moves if not _strands_the_stock(observed, move)] or moves
+        after = {move: apply_move(observed, move).after for move in moves}
+        moves = [move for move in moves if not _strands_the_stock(after[move])] or moves
         # A winning line may pass once through a position seen before; twice is going round.
-        visits = {move: _visits(observed, move, self.visited) for move in moves}
+        visits = {move: self.visited[after[move].spn()] for move in moves}
         moves = [move for move in moves if visits[move] < 2] or moves
         fresh = [move for move in moves if visits[move] == 0] or moves
         held_back: list[Move] = []
@@ -375,12 +376,6 @@ def game_progress(position: Position) -> tuple[int, int, int]:
     return (sum(len(column.down) for column in position.columns), len(position.stock), len(position.removed))
 
 
-def _strands_the_stock(position: Position, move: Move) -> bool:
-    """Whether ``move`` leaves cards in the stock and too few on the table to fill all ten columns."""
-    after = apply_move(position, move).after
+def _strands_the_stock(after: Position) -> bool:
+    """Whether the position after a move has cards in the stock and too few on the table to fill all ten columns."""
     return bool(after.stock) and sum(len(column.cards()) for column in after.columns) < 10
-
-
-def _visits(position: Position, move: Move, visited: Counter[str]) -> int:
-    """How often the position ``move`` leads to was shown before."""
-    return visited[apply_move(position, move).after.spn()]
