@@ -32,6 +32,7 @@ __all__ = [
     "Deck",
     "Face",
     "deck_for",
+    "extra_style_names",
     "style_names",
 ]
 
@@ -43,6 +44,8 @@ CARD_HEIGHT_PX = 280
 KENNARD_STYLES = ("2color", "4color", "2color-bf", "4color-bf")
 PROCEDURAL_DECKS = 64
 """How many procedural decks ``style_names`` offers (``proc-0`` .. ``proc-63``)."""
+EXTRA_FONT_DECKS = 48
+"""How many procedural decks ``extra_style_names`` offers (``extra-0`` .. ``extra-47``)."""
 
 # Where the corner index of a Kennard card lies (fractions of width and height).
 _KENNARD_INDEX_REGION = {False: (0.155, 0.30), True: (0.255, 0.46)}
@@ -83,16 +86,27 @@ def style_names() -> list[str]:
     ]
 
 
+def extra_style_names() -> list[str]:
+    """Procedural decks drawn in the further training fonts: more index lettering for the reader to learn.
+
+    They are apart from ``style_names`` so that random scenes, and the
+    pictures the benchmarks render from them, stay what they were.
+    """
+    return [f"extra-{number}" for number in range(EXTRA_FONT_DECKS)]
+
+
 @functools.lru_cache(maxsize=96)
 def deck_for(name: str) -> Deck:
-    """The deck called ``name`` (``kennard-2color``, ``proc-17``, see ``style_names``)."""
+    """The deck called ``name`` (``kennard-2color``, ``proc-17``, ``extra-3``; see ``style_names``)."""
     if name.startswith("kennard-") and name[8:] in KENNARD_STYLES:
         return KennardDeck(name[8:])
     if name.startswith("proc-") and name[5:].isdigit():
         return ProceduralDeck(int(name[5:]))
+    if name.startswith("extra-") and name[6:].isdigit():
+        return ProceduralDeck(int(name[6:]), extra_font=True)
     raise ValueError(
         f"unknown card style '{name}'; use kennard-2color, kennard-4color, "
-        f"kennard-2color-bf, kennard-4color-bf or proc-N"
+        f"kennard-2color-bf, kennard-4color-bf, proc-N or extra-N"
     )
 
 
@@ -171,6 +185,21 @@ _FONT_FILES = (
     "DejaVuSansCondensed-Bold.ttf",
     "DejaVuSerifCondensed.ttf",
 )
+_EXTRA_FONT_FILES = (
+    "Lato-Bold.ttf",
+    "OpenSans-Bold.ttf",
+    "OpenSans-CondBold.ttf",
+    "Roboto-Bold.ttf",
+    "RobotoCondensed-Bold.ttf",
+    "LinLibertine_RB.otf",
+    "ComicNeue-Bold.otf",
+    "texgyreheros-bold.otf",
+    "texgyretermes-bold.otf",
+    "texgyreschola-bold.otf",
+    "texgyrebonum-bold.otf",
+    "texgyrepagella-bold.otf",
+)
+"""Fonts of the ``extra-N`` decks only (training data for the reader and the detector)."""
 
 _PIP_ROWS = {
     # (x, y) in the pip field (0..1 each way) for each number card.
@@ -291,7 +320,7 @@ class _DeckDesign:
     condensed: float
 
 
-def _design(number: int) -> _DeckDesign:
+def _design(number: int, font_file: str) -> _DeckDesign:
     rng = random.Random(number * 7919 + 17)
     dark = rng.randint(0, 35)
     black = tuple(dark + rng.randint(0, 12) for _ in range(3))
@@ -309,7 +338,7 @@ def _design(number: int) -> _DeckDesign:
     warmth = rng.randint(0, 10)
     paper = (white - warmth, min(255, white - warmth // 3), min(255, white + 2))
     return _DeckDesign(
-        font_file=_FONT_FILES[number % len(_FONT_FILES)],
+        font_file=font_file,
         rank_height=rng.uniform(0.085, 0.15),
         suit_height=rng.uniform(0.055, 0.09),
         margin_x=rng.uniform(0.035, 0.08),
@@ -332,9 +361,14 @@ def _design(number: int) -> _DeckDesign:
 class ProceduralDeck(Deck):
     """A deck drawn with QPainter from a design chosen by its number."""
 
-    def __init__(self, number: int) -> None:
-        self.name = f"proc-{number}"
-        self.design = _design(number)
+    def __init__(self, number: int, *, extra_font: bool = False) -> None:
+        if extra_font:
+            # Designs of their own (seeded apart from proc-N), in the further fonts.
+            self.name = f"extra-{number}"
+            self.design = _design(100_000 + number, _EXTRA_FONT_FILES[number % len(_EXTRA_FONT_FILES)])
+        else:
+            self.name = f"proc-{number}"
+            self.design = _design(number, _FONT_FILES[number % len(_FONT_FILES)])
         self._cache: dict[Card, Face] = {}
 
     def face(self, card: Card) -> Face:

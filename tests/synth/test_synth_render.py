@@ -80,6 +80,8 @@ def _visible_indices(rendering: Rendering, min_height: float):
         (6, 4, "proc-7", 6),
         (7, 2, "proc-12", 7),
         (8, 4, "proc-30", 8),
+        (9, 4, "extra-5", 9),
+        (10, 2, "extra-9", 10),
     ],
 )
 def test_index_boxes_hold_ink_of_the_suit_colour(deal: int, suits: int, deck: str, seed: int) -> None:

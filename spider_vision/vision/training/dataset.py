@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from spider_vision.engine import deal_position
-from spider_vision.synth import Rendering, random_play, random_scene, render, style_names
+from spider_vision.synth import Rendering, extra_style_names, random_play, random_scene, render, style_names
 from spider_vision.synth.truth import lowest_face_up
 from spider_vision.vision.evaluation import MIN_INDEX_VISIBLE
 from spider_vision.vision.geometry import DETECT_WIDTH, STRIP_CROP, corner_crop, strip_crop
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from spider_vision.vision.models import Models
 
 __all__ = [
-    "HELD_OUT_STYLES", "TRAIN_STYLES", "Shard", "KEYPOINT_FIELDS", "MIN_INDEX_VISIBLE",
+    "EXTRA_FONT_STYLES", "HELD_OUT_STYLES", "TRAIN_STYLES", "Shard", "KEYPOINT_FIELDS", "MIN_INDEX_VISIBLE",
     "add_detected", "generate", "generate_detected", "keypoints_of", "render_seed",
 ]
 
@@ -36,6 +36,8 @@ logger = logging.getLogger(__name__)
 HELD_OUT_STYLES = tuple(name for name in style_names() if name.startswith("proc-") and int(name[5:]) % 7 == 4)
 """The unseen style: every procedural deck whose index font is Caladea (font 4 of 7)."""
 TRAIN_STYLES = tuple(name for name in style_names() if name not in HELD_OUT_STYLES)
+EXTRA_FONT_STYLES = tuple(extra_style_names())
+"""Decks in twelve further fonts (none of them Caladea): training only, in pictures of their own."""
 
 
 KEYPOINT_FIELDS = ("cx", "cy", "tlx", "tly", "rx", "ry", "dx", "dy", "iw", "ih")
@@ -44,8 +46,10 @@ KEYPOINT_FIELDS = ("cx", "cy", "tlx", "tly", "rx", "ry", "dx", "dy", "iw", "ih")
 SUIT_ORDER = "shdc"
 
 
-def render_seed(seed: int, *, held_out_style: bool = False, width: int = 1280, height: int = 720) -> Rendering:
-    """The rendered table of ``seed``: training styles only unless ``held_out_style``."""
+def render_seed(seed: int, *, held_out_style: bool = False, extra_fonts: bool = False, width: int = 1280,
+                height: int = 720) -> Rendering:
+    """The rendered table of ``seed``: training styles only, the unseen style with ``held_out_style``,
+    a deck in the further fonts with ``extra_fonts``."""
     rng = random.Random(seed * 7919 + 17)
     suits = rng.choice([1, 2, 4])
     start = deal_position(rng.randrange(2**32), suits)
@@ -53,8 +57,9 @@ def render_seed(seed: int, *, held_out_style: bool = False, width: int = 1280, h
     steps = random_play(start, moves, seed)
     position = steps[-1].after if steps else start
     scene = random_scene(seed, width, height)
-    styles = HELD_OUT_STYLES if held_out_style else TRAIN_STYLES
-    if scene.deck not in styles:
+    if extra_fonts:
+        scene = scene.with_(deck=rng.choice(EXTRA_FONT_STYLES))
+    elif scene.deck not in (styles := HELD_OUT_STYLES if held_out_style else TRAIN_STYLES):
         scene = scene.with_(deck=rng.choice(styles))
     return render(position, scene, seed)
 
@@ -171,7 +176,8 @@ def add_detected(shard: Shard, rendering: Rendering, models: "Models") -> None:
             shard.strip_labels.append(lowest[card.column][1])
 
 
-def generate_detected(out: Path, seeds: range, models: "Models", *, shard_size: int = 200) -> list[Path]:
+def generate_detected(out: Path, seeds: range, models: "Models", *, extra_fonts: bool = False,
+                      shard_size: int = 200) -> list[Path]:
     """Shards of detector-cut crops (no pictures) for ``seeds``, with the given detector."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -182,25 +188,27 @@ def generate_detected(out: Path, seeds: range, models: "Models", *, shard_size: 
             continue
         shard = Shard([], [], [], [], [], [])
         for seed in range(first, min(first + shard_size, seeds.stop)):
-            add_detected(shard, render_seed(seed), models)
+            add_detected(shard, render_seed(seed, extra_fonts=extra_fonts), models)
         shard.save(path)
         logger.info("wrote %s: %d index crops, %d strips", path, len(shard.index_crops), len(shard.strip_crops))
     return paths
 
 
-def generate(out: Path, seeds: range, *, held_out_style: bool = False, shard_size: int = 200) -> list[Path]:
+def generate(out: Path, seeds: range, *, held_out_style: bool = False, extra_fonts: bool = False,
+             shard_size: int = 200) -> list[Path]:
     """Render every seed and write shards of ``shard_size`` seeds to ``out``; returns the shard paths."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
+    kind = "style" if held_out_style else "fonts" if extra_fonts else "train"
     for first in range(seeds.start, seeds.stop, shard_size):
-        path = out / f"shard-{'style' if held_out_style else 'train'}-{first}.npz"
+        path = out / f"shard-{kind}-{first}.npz"
         paths.append(path)
         if path.exists():
             continue
         shard = Shard([], [], [], [], [], [])
         rng = np.random.default_rng(first)
         for seed in range(first, min(first + shard_size, seeds.stop)):
-            add_rendering(shard, render_seed(seed, held_out_style=held_out_style), rng)
+            add_rendering(shard, render_seed(seed, held_out_style=held_out_style, extra_fonts=extra_fonts), rng)
         shard.save(path)
         logger.info("wrote %s: %d pictures, %d index crops, %d strips", path, len(shard.images),
                     len(shard.index_crops), len(shard.strip_crops))

@@ -34,6 +34,8 @@ __all__ = ["main"]
 logger = logging.getLogger(__name__)
 
 TRAIN_SEEDS = range(0, 2200)
+FONT_SEEDS = range(3000, 4200)
+"""Training pictures drawn in the further fonts only (``extra-N`` decks), for more index lettering."""
 VALID_SEEDS = range(2200, 2400)
 STYLE_SEEDS = range(50000, 50200)
 SHARD = 200
@@ -240,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=Path("data/vision"))
     parser.add_argument("--out", type=Path, default=Path("models"))
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--detector-steps", type=int, default=8000)
+    parser.add_argument("--detector-steps", type=int, default=16000)
     parser.add_argument("--reader-steps", type=int, default=6000)
     parser.add_argument("--counter-steps", type=int, default=4000)
     parser.add_argument("--only", choices=["detector", "reader", "counter"], default=None,
@@ -252,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     train_paths = generate(args.data, TRAIN_SEEDS, shard_size=SHARD)
+    train_paths += generate(args.data, FONT_SEEDS, extra_fonts=True, shard_size=SHARD)
     valid_paths = generate(args.data, VALID_SEEDS, shard_size=SHARD)
     style_paths = generate(args.data, STYLE_SEEDS, held_out_style=True, shard_size=SHARD)
     train = load(train_paths)
@@ -259,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     record_path = args.out / "training.json"
     record = json.loads(record_path.read_text()) if record_path.exists() else {}
     record.update({"seed": args.seed, "train_seeds": [TRAIN_SEEDS.start, TRAIN_SEEDS.stop],
+                   "font_seeds": [FONT_SEEDS.start, FONT_SEEDS.stop],
                    "valid_seeds": [VALID_SEEDS.start, VALID_SEEDS.stop],
                    "style_seeds": [STYLE_SEEDS.start, STYLE_SEEDS.stop],
                    "train_pictures": len(train["images"]), "train_index_crops": len(train["index_crops"]),
@@ -272,8 +276,10 @@ def main(argv: list[str] | None = None) -> int:
         # Crops cut where the trained detector puts each card (rendered again, cached in --data).
         # The cache is keyed by the detector's bytes: crops cut by another detector are not reused.
         detector_key = hashlib.sha256((args.out / "detector.onnx").read_bytes()).hexdigest()[:12]
-        detected = load(generate_detected(args.data / f"detected-{detector_key}", TRAIN_SEEDS,
-                                          Models.detector_only(args.out), shard_size=SHARD))
+        cutter = Models.detector_only(args.out)
+        cache = args.data / f"detected-{detector_key}"
+        detected = load(generate_detected(cache, TRAIN_SEEDS, cutter, shard_size=SHARD)
+                        + generate_detected(cache, FONT_SEEDS, cutter, extra_fonts=True, shard_size=SHARD))
         record.update({"train_detected_index_crops": len(detected["index_crops"]),
                        "train_detected_strips": len(detected["strip_crops"])})
         for key in ("index_crops", "index_labels", "strip_crops", "strip_labels"):

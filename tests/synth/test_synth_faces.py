@@ -1,0 +1,35 @@
+"""Deck styles: every font loads, and the further-font decks stay out of random scenes."""
+
+from __future__ import annotations
+
+import pytest
+
+from spider_vision.engine import Card
+from spider_vision.synth import extra_style_names, random_scene, style_names
+from spider_vision.synth.faces import _EXTRA_FONT_FILES, _FONT_FILES, _font_family, deck_for
+
+
+@pytest.mark.parametrize("font_file", _FONT_FILES + _EXTRA_FONT_FILES)
+def test_every_font_loads(font_file: str) -> None:
+    assert _font_family(font_file), f"{font_file} did not load"
+
+
+@pytest.mark.parametrize("name, font_file", [("extra-0", "Lato-Bold.ttf"), ("extra-5", "LinLibertine_RB.otf"),
+                                             ("extra-16", "RobotoCondensed-Bold.ttf")])
+def test_extra_decks_draw_in_their_fonts(name: str, font_file: str) -> None:
+    deck = deck_for(name)
+    assert deck.name == name
+    assert deck.design.font_file == font_file  # type: ignore[attr-defined]
+    assert deck.face(Card.parse("7h")).indices
+
+
+def test_extra_decks_are_apart_from_the_scene_styles() -> None:
+    extra = set(extra_style_names())
+    assert extra and not extra & set(style_names())
+    assert all(random_scene(seed, 320, 180).deck not in extra for seed in range(200))
+
+
+@pytest.mark.parametrize("name", ["extra-x", "extra-", "proc-x"])
+def test_unknown_styles_are_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="unknown card style"):
+        deck_for(name)
