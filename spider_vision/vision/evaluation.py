@@ -8,7 +8,8 @@ spades from clubs (the tracker knows them from earlier frames). A predicted
 card matches the truth card whose index centre is within half an index
 height of its own. An uncertain or missed card counts as wrong. A position
 is exact when the tableau, the stock count and the number of removed runs
-match (removed suits are guessed, so not compared).
+match (removed suits are guessed, so not compared); a refused picture of a
+full view counts as a full view not read exactly.
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     bands = [_height_band(card) for card in truth_cards]
     for band in bands:
         counts[f"readable_band{band}"] = counts.get(f"readable_band{band}", 0) + 1
+    counts["full_view"] = int(full_view)
     if reading is None:
+        # A refused picture still counts: as a full view that was not read exactly.
         counts["failed"] = 1
         return counts
     predicted = [c for c in reading.cards if c.face_up and c.index_box is not None]
@@ -90,7 +93,6 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
         if predicted[k].index == lowest.index:
             counts["down_correct"] += 1
     if full_view:
-        counts["full_view"] = 1
         truth = _tableau(Position.from_spn(spn).observed().spn())
         if reading.position is not None and _tableau(reading.position) == truth:
             counts["exact"] = 1

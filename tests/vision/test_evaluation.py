@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spider_vision.engine import parse_card
+from spider_vision.engine import SuitMode, deal_position, parse_card
 from spider_vision.synth.truth import CardTruth
 from spider_vision.vision.evaluation import score, summarise
 from spider_vision.vision.reading import CardReading, TableReading
@@ -51,3 +51,13 @@ def test_accuracy_is_given_per_card_height_band() -> None:
     reading = TableReading(tuple(_read(k, card) for k, card in enumerate(reads)), None, (), 4, (1000, 200))
     bands = summarise(score(reading, truth, "- - - 4", False), 1)["card_accuracy_by_card_height"]
     assert bands == {"<50 px": [0.5, 2], "100-130 px": [1.0, 1]}
+
+
+@pytest.mark.parametrize(("reading", "exact"), [(None, 0.0), ("read", 0.0)])
+def test_a_refused_full_view_counts_as_not_exact(reading: str | None, exact: float) -> None:
+    truth = [_truth(0, "Ks", 1.0)]
+    table = None if reading is None else TableReading((_read(0, "Ks"),), None, (), 4, (1000, 200))
+    figures = summarise(score(table, truth, deal_position(3, SuitMode(4)).spn(), True), 1)
+    assert figures["full_views"] == 1
+    assert figures["exact_position"] == exact
+    assert figures["failed_pictures"] == int(reading is None)
