@@ -166,6 +166,13 @@ def _native_columns(root: search.Compact) -> list[bytes]:
     return [bytes((down,)) + pile for pile, down in zip(root[0], root[1])]
 
 
+def _uses_native(backend: Backend) -> bool:
+    """Whether ``backend`` runs on the native core; asking for it when it was not built is an error."""
+    if backend == "native" and _native is None:
+        raise SolverError("the native solver core was not built; reinstall with a C compiler")
+    return backend != "python" and _native is not None
+
+
 def _to_move(step: search.Move) -> Move:
     source, target, count = step
     return Deal() if source < 0 else TableauMove(source, target, count)
@@ -187,9 +194,7 @@ def solve(
     if variant != STANDARD:
         raise SolverError("the solver plays the standard rules only")
     root, stock = encode(position)
-    if backend == "native" and _native is None:
-        raise SolverError("the native solver core was not built; reinstall with a C compiler")
-    use_native = backend != "python" and _native is not None
+    use_native = _uses_native(backend)
     seconds = limits.seconds or 0.0
     nodes = limits.nodes or 0
     started = time.monotonic()
@@ -230,9 +235,7 @@ def explore(
     plan is one a player could make, and it cannot profit from hidden cards.
     """
     root, stock = encode_blind(position.observed())
-    if backend == "native" and _native is None:
-        raise SolverError("the native solver core was not built; reinstall with a C compiler")
-    if backend != "python" and _native is not None:
+    if _uses_native(backend):
         status, path, count, best = _native.explore(_native_columns(root), stock, root[3], width, nodes, weights)
         outcome = search.ExploreOutcome(status, tuple(path), count, best)
     else:

@@ -190,6 +190,8 @@ def test_missing_native_core_falls_back_to_python(monkeypatch: pytest.MonkeyPatc
     assert result.backend == "python" and replay(start, result.moves).is_won
     with pytest.raises(SolverError, match="not built"):
         solve(start, backend="native")
+    with pytest.raises(SolverError, match="not built"):
+        explore(start, 1000, backend="native")
 
 
 # Every card face up, four empty columns and one deal left: the runs must be split to fill the
