@@ -6,7 +6,8 @@ deal and taking back the last move are carried out with the engine (``force``
 follows a rule break physically) and each predicted table is scored against
 the frames of the stable period: pile shapes, face-down counts and the
 reader's evidence for the cards the history knows (``align_column``). When no
-single move explains the frames, sequences of two are tried. A move that
+single move explains the frames, or the best one breaks the rules, sequences
+of two are tried (a legal move missed in between may explain it). A move that
 breaks the rules only because of a doubtful card (``doubts``: the other
 identities a card may have, and what each costs against the evidence so far)
 is also tried as the legal move it is with that card read again. The best
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from spider_vision.engine import (
@@ -53,6 +54,9 @@ UNDO_PRIOR = -1.0
 """Log prior of taking back the last move, below a move: cards put back where they came from are
 followed as the move they are (legal or not); only a card turned face down again needs the
 take-back."""
+BREAK_EXPLAINED = 2.0
+"""Nats by which two legal moves must beat a rule break that explains the views (their priors
+included) to be taken instead: a rule break is flagged unless a missed move clearly fits better."""
 AMBIGUOUS = 1.5
 """A runner-up with another outcome within this many nats (per frame) makes the choice ambiguous."""
 TOLERATED = 1.0
@@ -271,7 +275,10 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
     if last is not None:
         candidates.append(_hypothesis(scorer, (), last.before, undo=last))
     candidates.sort(key=lambda h: -h.score)
-    if candidates[0].problems >= 1:
+    # Two moves are tried when one leaves the views unexplained, and before a rule break is taken:
+    # a legal move missed in between (its frames all moving) can make the break disappear.
+    unexplained = candidates[0].problems >= 1
+    if unexplained or any(_breaks_rules(step) for step in candidates[0].steps):
         singles.sort(key=lambda h: -h.score)
         pairs = []
         for first in singles[:FIRST_OF_PAIRS]:
@@ -284,7 +291,10 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
                     continue
                 step = _step(first.after, move, variant)
                 if step is not None:
-                    pairs.append(_hypothesis(scorer, (first.steps[0], step), step.after, relabel=first.relabel))
+                    pair = _hypothesis(scorer, (first.steps[0], step), step.after, relabel=first.relabel)
+                    if not unexplained:
+                        pair = replace(pair, score=pair.score - BREAK_EXPLAINED)
+                    pairs.append(pair)
         candidates = sorted(candidates + pairs, key=lambda h: -h.score)
     best = candidates[0]
     spn = best.after.spn()
