@@ -56,7 +56,9 @@ from spider_vision.gamelog import (
 )
 from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
 from spider_vision.tracking.inference import Hypothesis, Scorer, infer, involved_cards, with_card
-from spider_vision.tracking.observation import ColumnGuide, TableView, allowed_classes, view_from_reading
+from spider_vision.tracking.observation import (
+    ColumnGuide, ColumnView, TableView, allowed_classes, view_from_reading,
+)
 from spider_vision.tracking.sources import Frame
 from spider_vision.tracking.stability import GateSettings, StabilityGate
 from spider_vision.vision import Calibration, Models, TableReading, VisionError, read_table
@@ -538,11 +540,12 @@ class Tracker:
         shapes = Counter(tuple(len(column) for column in view.columns) for view in views)
         shape = shapes.most_common(1)[0][0]
         if all(count == 1 for count in shape) or _fresh_deal(views):
-            # Each column's one card, from the views that show it alone.
+            # Each column's one card, from the views that show it alone (its echoes aside).
             shape = (1,) * 10
             downs = list(DEALT_DOWN)
             stock, removed = 50, ""
-            alone = [[view.columns[c].up[0] for view in views if len(view.columns[c]) == 1] for c in range(10)]
+            alone = [[view.columns[c].up[_cards_of(view.columns[c])[0]] for view in views
+                      if len(_cards_of(view.columns[c])) == 1] for c in range(10)]
             means = [[sum(pile) / len(pile)] for pile in alone]
         else:
             chosen = [view for view in views if tuple(len(c) for c in view.columns) == shape]
@@ -714,19 +717,24 @@ def _assign(evidence: list[list[np.ndarray]], mode: SuitMode) -> list[list[Card]
     return cards  # type: ignore[return-value]
 
 
+def _cards_of(column: ColumnView) -> list[int]:
+    """The face-up detections of a column that are not suspected echoes."""
+    return [k for k in range(len(column)) if k not in column.echoes]
+
+
 def _fresh_deal(views: list[TableView]) -> bool:
     """Whether the first table is a fresh deal although no one shape of it prevails (a far view, where
-    extra detections come and go): each column shows one face-up card more often than any other
-    number (ties to the fewer: an extra detection is commoner than a whole card missed), and the
-    face-down cards counted where it does (an extra detection upsets the count too) are the deal's in
-    all but two columns."""
+    extra detections come and go; a card's index found twice): each column shows one face-up card,
+    suspected echoes aside, more often than any other number (ties to the fewer: an extra detection
+    is commoner than a whole card missed), and the face-down cards counted where it does (an extra
+    detection upsets the count too) are the deal's in all but two columns."""
     downs = []
     for column in range(10):
-        counts = Counter(len(view.columns[column]) for view in views)
+        counts = Counter(len(_cards_of(view.columns[column])) for view in views)
         if min(counts, key=lambda count: (-counts[count], count)) != 1:
             return False
         downs.append(float(np.median([view.columns[column].down for view in views
-                                      if len(view.columns[column]) == 1])))
+                                      if len(_cards_of(view.columns[column])) == 1])))
     return sum(down == dealt for down, dealt in zip(downs, DEALT_DOWN)) >= 8
 
 

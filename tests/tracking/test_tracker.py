@@ -92,6 +92,27 @@ def test_a_fresh_deal_seen_from_afar_with_extra_detections_is_still_the_deal(tmp
     assert tracker.position.spn() == positions[-1].observed().spn()
 
 
+@dataclass
+class _EchoingReader(StandInReader):
+    """The first table with column f's face-up card found twice, the second just below the first
+    (a deck that prints the index at the bottom too): f always looks like two cards."""
+
+    def __call__(self, image: np.ndarray) -> TableReading:
+        reading = super().__call__(image)
+        if state_of(image) != 0:
+            return reading
+        card = next(c for c in reading.cards if c.column == 5 and c.face_up)
+        return replace(reading, cards=reading.cards + (replace(card, index=card.index + 1),))
+
+
+def test_a_fresh_deal_with_a_card_found_twice_is_still_the_deal(tmp_path: Path) -> None:
+    positions = _game(9, 2, 1)
+    tracker, _ = _track(positions, tmp_path, _EchoingReader(positions))
+    start = read_log(tmp_path / "game.jsonl").header.start
+    assert start.spn() == positions[0].observed().spn()
+    assert tracker.position.spn() == positions[-1].observed().spn()
+
+
 def _move_between(before: Position, after: Position):
     for move in legal_moves(before):
         if apply_move(before, move).after == after:
