@@ -213,16 +213,18 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
         kept = _without_echoes(sorted(faces[letter], key=lambda c: c.index))
         up = np.stack([_ratios(card.probabilities, allowed) for card in kept]) if kept else np.zeros((0, 52))
         echoes = frozenset(k for k, card in enumerate(kept) if any(card is other for other in suspects)
-                           or k and _same_read(card, kept[k - 1]))
+                           or k and _same_read(card, kept[k - 1], allowed))
         columns.append(ColumnView(downs[letter], up, echoes))
     return TableView(frame, tuple(columns))
 
 
-def _same_read(card: CardReading, other: CardReading) -> bool:
-    """Both read, and as the same identity (one card found twice, most likely: a pile rarely holds a
-    card on its own twin)."""
-    return (card.probabilities is not None and other.probabilities is not None
-            and int(np.argmax(card.probabilities)) == int(np.argmax(other.probabilities)))
+def _same_read(card: CardReading, other: CardReading, allowed: np.ndarray) -> bool:
+    """Both read, and as the same identity of the suit mode (one card found twice, most likely: a pile
+    rarely holds a card on its own twin)."""
+    if card.probabilities is None or other.probabilities is None:
+        return False
+    return int(np.argmax(np.where(allowed, card.probabilities, -1.0))) == int(
+        np.argmax(np.where(allowed, other.probabilities, -1.0)))
 
 
 SHIFTS = (0, -1, 1, -2, 2)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -62,3 +64,16 @@ def test_a_suspected_echo_matches_a_predicted_card_and_costs_little_unexplained(
     plain = _view({3: ["7h", "6h", "Qs"]}).columns[3]
     unexplained = align_column(0, _classes("7h", "6h"), plain)
     assert unexplained.problems == 1 and without.score - unexplained.score == pytest.approx(ECHO_EXTRA - EXTRA)
+
+
+def test_a_card_found_twice_is_suspected_by_the_identities_the_suit_mode_has() -> None:
+    # Two suits (spades and hearts): a read that most favours Kd, Kh next, is a Kh for this game, so
+    # it and a Kh just below it are one card found twice.
+    first, second = _card(7, 0, "Kh"), _card(7, 1, "Kh")
+    probabilities = np.full(52, 0.01 / 49)
+    probabilities[class_index(Card.parse("Kd"))] = 0.6
+    probabilities[class_index(Card.parse("Kh"))] = 0.3
+    probabilities[class_index(Card.parse("Ks"))] = 0.09
+    first = replace(first, probabilities=probabilities)
+    view = view_from_reading(TableReading((first, second), None, (), 2, (800, 400)), 0, allowed_classes(SuitMode.TWO))
+    assert view is not None and view.columns[7].echoes == {1}
