@@ -253,23 +253,20 @@ def _without_echoes(cards: list[CardReading]) -> list[CardReading]:
 def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
     """Detections that may be a card's top-right index taken for another card (decks with indices in
     every corner): the frame the detector puts there starts at the real card's top-right corner and
-    holds the same identity, and it ends the next column's pile. The same card lying at the end of
-    the next pile looks just the same, so these are only suspects. (A pile's only card is never
-    suspected: with narrow gaps a real neighbour lies where an echo would.)"""
+    holds the same identity. Where columns touch, such echoes land anywhere down the next column's
+    pile, not only at its end. The same card lying there looks just the same, so these are only
+    suspects. (A pile's lowest face-up card is never suspected: with narrow gaps a real neighbour
+    lies where an echo would.)"""
     faces = [(k, card) for k, card in enumerate(cards)
              if card.face_up and card.probabilities is not None and float(np.abs(card.quad).sum()) > 0]
-    last: dict[int, tuple[int, int]] = {}
+    lowest: dict[int, tuple[int, int]] = {}
     for k, card in faces:
-        if card.column is not None:
-            count = last.get(card.column, (k, 0))[1] + 1
-            if card.index >= cards[last.get(card.column, (k, 0))[0]].index:
-                last[card.column] = (k, count)
-            else:
-                last[card.column] = (last[card.column][0], count)
-    ends = {k for k, count in last.values() if count > 1}
+        if card.column is not None and (card.column not in lowest or card.index < lowest[card.column][1]):
+            lowest[card.column] = (k, card.index)
+    firsts = {k for k, _ in lowest.values()}
     echoes: set[int] = set()
     for k, card in faces:
-        if k not in ends:
+        if card.column is None or k in firsts:
             continue
         for j, other in faces:
             if j == k or j in echoes:

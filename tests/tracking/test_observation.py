@@ -42,6 +42,10 @@ def _classes(*names: str) -> tuple[int, ...]:
     # c's top-right index, or the same card lying there (two decks have two of each).
     ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, 3, {2}),
     ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Jh"]}, 3, set()),
+    # Where columns touch, an echo may lie anywhere down the next pile, not only at its end.
+    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs", "5h"]}, 3, {2}),
+    # A pile's lowest face-up card is never suspected: a real neighbour lies where an echo would.
+    ({2: ["Qs"], 3: ["Qs", "Jh"]}, 3, set()),
     ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, 2, set()),
     # A card found twice, one detection just below the other: the second is the suspect.
     ({7: ["Js", "Js", "Ts"]}, 7, {1}),
