@@ -9,7 +9,7 @@ from spider_vision.engine import (
     STANDARD, Card, Column, Deal, Position, SuitMode, TableauMove, apply_move, deal_position, is_legal, legal_moves,
 )
 from spider_vision.tracking import infer, view_from_reading
-from spider_vision.tracking.observation import align_column, allowed_classes, column_classes
+from spider_vision.tracking.observation import ColumnView, TableView, align_column, allowed_classes, column_classes
 from spider_vision.vision.reading import class_index
 from tests.tracking.conftest import StandInReader, state_image
 
@@ -155,8 +155,8 @@ def test_a_rule_break_that_a_missed_legal_move_explains_is_no_rule_break() -> No
     for view in _views(after):
         b = view.columns[1]
         # b's 5s, 4s, 3s seen as 5s and 3s.
-        missed = type(b)(b.down, np.delete(b.up, 1, axis=0), b.echoes)
-        views.append(type(view)(view.frame, view.columns[:1] + (missed,) + view.columns[2:]))
+        missed = ColumnView(b.down, np.delete(b.up, 1, axis=0), b.echoes)
+        views.append(TableView(view.frame, view.columns[:1] + (missed,) + view.columns[2:]))
     inference = infer(_observed(start), views, STANDARD)
     # d to b then a to b, or a to d then both onto b: the same table, both legal.
     assert [str(m) for m in inference.best.moves] in (["db", "ab"], ["ad", "db2"])
