@@ -84,14 +84,6 @@ class _FlickeringReader(StandInReader):
         return replace(reading, cards=reading.cards + tuple(extra))
 
 
-def test_a_fresh_deal_seen_from_afar_with_extra_detections_is_still_the_deal(tmp_path: Path) -> None:
-    positions = _game(9, 2, 1)
-    tracker, _ = _track(positions, tmp_path, _FlickeringReader(positions))
-    start = read_log(tmp_path / "game.jsonl").header.start
-    assert start.spn() == positions[0].observed().spn()
-    assert tracker.position.spn() == positions[-1].observed().spn()
-
-
 @dataclass
 class _EchoingReader(StandInReader):
     """The first table with column f's face-up card found twice, the second just below the first
@@ -105,9 +97,10 @@ class _EchoingReader(StandInReader):
         return replace(reading, cards=reading.cards + (replace(card, index=card.index + 1),))
 
 
-def test_a_fresh_deal_with_a_card_found_twice_is_still_the_deal(tmp_path: Path) -> None:
+@pytest.mark.parametrize("reader", [_FlickeringReader, _EchoingReader], ids=["extra detections", "card found twice"])
+def test_a_fresh_deal_read_with_extra_cards_is_still_the_deal(reader: type[StandInReader], tmp_path: Path) -> None:
     positions = _game(9, 2, 1)
-    tracker, _ = _track(positions, tmp_path, _EchoingReader(positions))
+    tracker, _ = _track(positions, tmp_path, reader(positions))
     start = read_log(tmp_path / "game.jsonl").header.start
     assert start.spn() == positions[0].observed().spn()
     assert tracker.position.spn() == positions[-1].observed().spn()
