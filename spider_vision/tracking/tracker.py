@@ -544,8 +544,8 @@ class Tracker:
             shape = (1,) * 10
             downs = list(DEALT_DOWN)
             stock, removed = 50, ""
-            alone = [[view.columns[c].up[_cards_of(view.columns[c])[0]] for view in views
-                      if len(_cards_of(view.columns[c])) == 1] for c in range(10)]
+            alone = [[view.columns[c].up[shown[0]] for view in views
+                      if len(shown := _cards_of(view.columns[c])) == 1] for c in range(10)]
             means = [[sum(pile) / len(pile)] for pile in alone]
         else:
             chosen = [view for view in views if tuple(len(c) for c in view.columns) == shape]
@@ -730,11 +730,12 @@ def _fresh_deal(views: list[TableView]) -> bool:
     detection upsets the count too) are the deal's in all but two columns."""
     downs = []
     for column in range(10):
-        counts = Counter(len(_cards_of(view.columns[column])) for view in views)
+        shown = [len(_cards_of(view.columns[column])) for view in views]
+        counts = Counter(shown)
         if min(counts, key=lambda count: (-counts[count], count)) != 1:
             return False
-        downs.append(float(np.median([view.columns[column].down for view in views
-                                      if len(_cards_of(view.columns[column])) == 1])))
+        downs.append(float(np.median([view.columns[column].down for view, cards in zip(views, shown)
+                                      if cards == 1])))
     return sum(down == dealt for down, dealt in zip(downs, DEALT_DOWN)) >= 8
 
 
