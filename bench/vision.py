@@ -8,7 +8,9 @@ training). For each: detection recall of readable face-up cards, rank-and-
 suit accuracy per readable face-up card (an uncertain or missed card counts
 as wrong), the uncertain rate, face-down count accuracy per column, and the
 exact-position rate on full views (the tableau, stock count and number of
-removed runs match; removed suits are guessed, so not compared). Then
+removed runs match; removed suits are guessed, so not compared). The same
+figures for the twelve bundled stills of ``sample_images/`` (the pictures
+the demo and the tests use; ``--samples 0`` leaves them out). Then
 milliseconds per 1920x1080 frame end to end (picture in, TableReading out).
 """
 
@@ -25,9 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from spider_vision.vision import Models, VisionError, read_table  # noqa: E402
+from spider_vision.vision import Models, TableReading, VisionError, read_table  # noqa: E402
 from spider_vision.vision.evaluation import score, summarise  # noqa: E402
+from spider_vision.synth.truth import CardTruth  # noqa: E402
 from spider_vision.vision.training.dataset import render_seed  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
 
 HELD_OUT_SEEDS = 100_000
 STYLE_SEEDS = 200_000
@@ -37,14 +42,33 @@ def measure(seeds: range, held_out_style: bool, models: Models) -> dict[str, flo
     total: dict[str, int] = {}
     for seed in seeds:
         rendering = render_seed(seed, held_out_style=held_out_style)
-        try:
-            reading = read_table(rendering.image, models, suits=int(rendering.spn.split(" ")[-1]))
-        except VisionError:
-            reading = None
-        counts = score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view)
-        for key, value in counts.items():
-            total[key] = total.get(key, 0) + value
+        reading = _read(rendering.image, models, int(rendering.spn.split(" ")[-1]))
+        _add(total, score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view))
     return summarise(total, len(seeds))
+
+
+def _add(total: dict[str, int], counts: dict[str, int]) -> None:
+    for key, value in counts.items():
+        total[key] = total.get(key, 0) + value
+
+
+def _read(image: np.ndarray, models: Models, suits: int) -> TableReading | None:
+    try:
+        return read_table(image, models, suits=suits)
+    except VisionError:
+        return None
+
+
+def measure_samples(models: Models) -> dict[str, float]:
+    """The bundled stills, scored against the truth written beside each."""
+    total: dict[str, int] = {}
+    stills = json.loads((SAMPLES / "index.json").read_text())["stills"]
+    for still in stills:
+        truth = json.loads((SAMPLES / still["truth"]).read_text())
+        image = cv2.imread(str(SAMPLES / still["image"]))
+        cards = [CardTruth.from_json(card) for card in truth["cards"]]
+        _add(total, score(_read(image, models, still["suits"]), cards, truth["spn"], truth["scene"]["fit_view"]))
+    return summarise(total, len(stills))
 
 
 def timing(count: int, models: Models) -> float:
@@ -52,10 +76,7 @@ def timing(count: int, models: Models) -> float:
     times = []
     for frame in frames[:1] + frames:
         started = time.perf_counter()
-        try:
-            read_table(frame.image, models, suits=int(frame.spn.split(" ")[-1]))
-        except VisionError:
-            pass
+        _read(frame.image, models, int(frame.spn.split(" ")[-1]))
         times.append((time.perf_counter() - started) * 1000)
     return float(np.median(times[1:]))
 
@@ -64,6 +85,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=100, help="held-out-seed scenes (default 100)")
     parser.add_argument("--style-scenes", type=int, default=100, help="unseen-style scenes (default 100)")
+    parser.add_argument("--samples", type=int, default=1, help="score the bundled stills too (default 1)")
     parser.add_argument("--timing", type=int, default=10, help="1920x1080 frames timed (default 10)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
     parser.add_argument("--models", type=Path, default=None)
@@ -71,10 +93,13 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     models = Models.load(args.models, threads=args.threads)
-    figures = {
-        "held_out_seeds": measure(range(HELD_OUT_SEEDS, HELD_OUT_SEEDS + args.scenes), False, models),
-        "unseen_style": measure(range(STYLE_SEEDS, STYLE_SEEDS + args.style_scenes), True, models),
-    }
+    figures: dict[str, object] = {}
+    if args.scenes:
+        figures["held_out_seeds"] = measure(range(HELD_OUT_SEEDS, HELD_OUT_SEEDS + args.scenes), False, models)
+    if args.style_scenes:
+        figures["unseen_style"] = measure(range(STYLE_SEEDS, STYLE_SEEDS + args.style_scenes), True, models)
+    if args.samples:
+        figures["bundled_stills"] = measure_samples(models)
     if args.timing:
         figures["ms_per_1080p_frame"] = round(timing(args.timing, models), 1)
         figures["threads"] = args.threads

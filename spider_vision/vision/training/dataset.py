@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from spider_vision.vision.models import Models
 
 __all__ = [
-    "EXTRA_FONT_STYLES", "HELD_OUT_STYLES", "TRAIN_STYLES", "Shard", "KEYPOINT_FIELDS", "MIN_INDEX_VISIBLE",
-    "add_detected", "generate", "generate_detected", "keypoints_of", "render_seed",
+    "EXTRA_FONT_STYLES", "FONT_SEEDS", "HELD_OUT_STYLES", "KEYPOINT_FIELDS", "MIN_INDEX_VISIBLE", "SHARD",
+    "STYLE_SEEDS", "TRAIN_SEEDS", "TRAIN_STYLES", "VALID_SEEDS", "Shard", "add_detected", "generate",
+    "generate_detected", "keypoints_of", "load_crops", "render_seed",
 ]
 
 logger = logging.getLogger(__name__)
@@ -44,6 +45,15 @@ KEYPOINT_FIELDS = ("cx", "cy", "tlx", "tly", "rx", "ry", "dx", "dy", "iw", "ih")
 """Per keypoint: index centre, card top-left corner, card right and down vectors, index size."""
 
 SUIT_ORDER = "shdc"
+
+TRAIN_SEEDS = range(0, 2200)
+FONT_SEEDS = range(3000, 4200)
+"""Training pictures drawn in the further fonts only (``extra-N`` decks), for more index lettering."""
+VALID_SEEDS = range(2200, 2400)
+"""Held-out seeds in the training styles."""
+STYLE_SEEDS = range(50000, 50200)
+"""Held-out seeds in the unseen style."""
+SHARD = 200
 
 
 def render_seed(seed: int, *, held_out_style: bool = False, extra_fonts: bool = False, width: int = 1280,
@@ -213,3 +223,13 @@ def generate(out: Path, seeds: range, *, held_out_style: bool = False, extra_fon
         logger.info("wrote %s: %d pictures, %d index crops, %d strips", path, len(shard.images),
                     len(shard.index_crops), len(shard.strip_crops))
     return paths
+
+
+def load_crops(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """The corner crops (n, 40, 40, 3) of shards and their labels (n, 3: rank - 1, suit, index visible)."""
+    crops, labels = [], []
+    for path in paths:
+        with np.load(path, allow_pickle=True) as shard:
+            crops.append(shard["index_crops"])
+            labels.append(shard["index_labels"])
+    return np.concatenate(crops), np.concatenate(labels)

@@ -26,20 +26,14 @@ from torch import nn
 from spider_vision.vision.training.augment import photometric
 from spider_vision.vision.geometry import CORNER_CROP, STRIP_CROP
 from spider_vision.vision.models import Models
-from spider_vision.vision.training.dataset import generate, generate_detected
+from spider_vision.vision.training.dataset import (
+    FONT_SEEDS, SHARD, STYLE_SEEDS, TRAIN_SEEDS, VALID_SEEDS, generate, generate_detected,
+)
 from spider_vision.vision.training.nets import DETECTOR_STRIDE, REGRESSION_SCALE, Counter, Detector, Reader
 
 __all__ = ["main"]
 
 logger = logging.getLogger(__name__)
-
-TRAIN_SEEDS = range(0, 2200)
-FONT_SEEDS = range(3000, 4200)
-"""Training pictures drawn in the further fonts only (``extra-N`` decks), for more index lettering."""
-VALID_SEEDS = range(2200, 2400)
-STYLE_SEEDS = range(50000, 50200)
-SHARD = 200
-
 
 def load(paths: list[Path]) -> dict[str, list]:
     data: dict[str, list] = {key: [] for key in
