@@ -1,6 +1,7 @@
 """Tracking a whole game from video: events found, rule breaks flagged, frames per second.
 
     python3 bench/tracking.py [--videos N] [--moves M] [--illegal K] [--blocked B] [--fps F] [--json OUT]
+    python3 bench/tracking.py --combine OUT1 OUT2 ...    # the figures over several sets
 
 Renders game videos with seeds the vision models never saw, in the card
 style they were not trained on (procedural decks in the Caladea font), each
@@ -190,6 +191,25 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
     return row
 
 
+def summarise(rows: list[dict]) -> dict:
+    """The figures over several videos' rows: events, flags, games tracked exactly, frames per second."""
+    total = {key: sum(row[key] for row in rows) for key in
+             ("truth_events", "tracked_events", "matched", "flags_due", "flags_raised", "false_flags",
+              "frames", "seconds", "corrections")}
+    return {
+        "videos": len(rows),
+        "event_precision": round(total["matched"] / max(total["tracked_events"], 1), 4),
+        "event_recall": round(total["matched"] / max(total["truth_events"], 1), 4),
+        "flags_due": total["flags_due"], "flags_raised": total["flags_raised"],
+        "false_flags": total["false_flags"],
+        "games_exact": sum(row["matched"] == row["truth_events"] == row["tracked_events"] for row in rows),
+        "fps": round(total["frames"] / max(total["seconds"], 1e-9), 1),
+        "corrections": total["corrections"],
+        "replays_consistent": sum(row["replay_consistent"] for row in rows),
+        "final_face_up_errors": sum(row["final_face_up_errors"] or 0 for row in rows),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--videos", type=int, default=6, help="game videos (default 6)")
@@ -207,7 +227,12 @@ def main() -> int:
                         help="track the videos already in --keep instead of rendering them again")
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--combine", type=Path, nargs="+", default=None, metavar="JSON",
+                        help="only print the figures over the videos of earlier --json files (several sets)")
     args = parser.parse_args()
+    if args.combine:
+        print(json.dumps(summarise([row for path in args.combine for row in json.loads(path.read_text())["videos"]])))
+        return 0
     cv2.setNumThreads(1)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logging.getLogger("spider_vision.synth.video").setLevel(logging.ERROR)  # deals passed over, said above
@@ -221,21 +246,9 @@ def main() -> int:
             row = one_video(number, args, models, folder)
             rows.append(row)
             print(json.dumps(row), flush=True)
-    total = {key: sum(row[key] for row in rows) for key in
-             ("truth_events", "tracked_events", "matched", "flags_due", "flags_raised", "false_flags",
-              "frames", "seconds", "corrections")}
-    summary = {
-        "videos": len(rows),
-        "event_precision": round(total["matched"] / max(total["tracked_events"], 1), 4),
-        "event_recall": round(total["matched"] / max(total["truth_events"], 1), 4),
-        "flags_due": total["flags_due"], "flags_raised": total["flags_raised"],
-        "false_flags": total["false_flags"],
-        "fps": round(total["frames"] / max(total["seconds"], 1e-9), 1),
-        "corrections": total["corrections"],
-        "replays_consistent": sum(row["replay_consistent"] for row in rows),
-        "final_face_up_errors": sum(row["final_face_up_errors"] or 0 for row in rows),
-        "load_before": [round(x, 2) for x in load], "load_after": [round(x, 2) for x in os.getloadavg()],
-    }
+    summary = summarise(rows)
+    summary.update({"load_before": [round(x, 2) for x in load],
+                    "load_after": [round(x, 2) for x in os.getloadavg()]})
     print(json.dumps(summary))
     if args.json is not None:
         args.json.write_text(json.dumps({"videos": rows, "summary": summary}, indent=1) + "\n")
