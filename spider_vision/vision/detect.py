@@ -31,11 +31,13 @@ CONFIDENT = 0.5
 """Peaks at least this strong vote on the table's down direction."""
 SIDEWAYS = (0.2, 0.7)
 """Card widths: a card this far sideways from a stronger card whose face holds its index is a pip, not a card."""
-ZOOM_TO = 56.0
-"""Card height (detector pixels) the enlarged crop aims at: mid-range of what the detector was trained on."""
+ZOOM_TO = 72.0
+"""Card height (detector pixels) the enlarged crop aims at: the upper part of what the detector was
+trained on (about 40-76 pixels), where small indices are found and cut at a resolution the reader
+can read (``bench/vision.py`` and ``bench/tracking.py``: better than 56, the middle, and than 84)."""
 ZOOM_MIN = 1.2
 """An enlargement smaller than this is not worth a second pass: cards from about ZOOM_TO / ZOOM_MIN
-(47 pixels tall at the detector's scale) up are detected once."""
+(60 pixels tall at the detector's scale) up are detected once."""
 ZOOM_AREA = 2.0
 """The enlarged crop has at most this many times the pixels of the first pass (time is bounded)."""
 
@@ -80,7 +82,7 @@ def _stride_multiple(length: float) -> int:
 def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> Detections:
     """Every face-up card whose corner index the detector finds in a BGR picture.
 
-    A table seen from afar (cards under about 47 pixels tall at the
+    A table seen from afar (cards under about 60 pixels tall at the
     detector's scale) is detected again on a crop around the cards, enlarged
     towards ``ZOOM_TO``: the detector learned cards of about that size, and
     on much smaller ones it takes pips for corner indices.

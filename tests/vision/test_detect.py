@@ -56,9 +56,10 @@ def _cards(height: float, count: int = 10, spacing: float = 30.0, rows: int = 1)
     return Detections(np.ones(count), origins + 5.0, origins, rights, downs, np.tile([4.0, 8.0], (count, 1)))
 
 
-@pytest.mark.parametrize("height, zooms", [(30.0, True), (60.0, False), (100.0, False)])
+@pytest.mark.parametrize("height, zooms", [(30.0, True), (66.0, True), (84.0, False), (130.0, False)])
 def test_only_small_cards_are_detected_again_enlarged(height: float, zooms: bool) -> None:
-    # At scale 0.8 (a 960-pixel picture), 30-pixel cards are 24 pixels to the detector.
+    # At scale 0.8 (a 960-pixel picture), 30-pixel cards are 24 pixels to the detector; cards from
+    # ZOOM_TO / ZOOM_MIN (60) detector pixels up, 75 picture pixels, are detected once.
     assert (_zoom_box(_cards(height), (540, 960), 0.8) is not None) == zooms
 
 
