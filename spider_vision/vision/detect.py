@@ -33,8 +33,8 @@ SIDEWAYS = (0.2, 0.7)
 """Card widths: a card this far sideways from a stronger card whose face holds its index is a pip, not a card."""
 ZOOM_TO = 72.0
 """Card height (detector pixels) the enlarged crop aims at: the upper part of what the detector was
-trained on (about 40-76 pixels), where small indices are found and cut at a resolution the reader
-can read (``bench/vision.py`` and ``bench/tracking.py``: better than 56, the middle, and than 84)."""
+trained on (about 40-76 pixels), where it finds small indices more often and frames them more
+precisely (``bench/vision.py`` and ``bench/tracking.py``: better than 56, the middle, and than 84)."""
 ZOOM_MIN = 1.2
 """An enlargement smaller than this is not worth a second pass: cards from about ZOOM_TO / ZOOM_MIN
 (60 pixels tall at the detector's scale) up are detected once."""
