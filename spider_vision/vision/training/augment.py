@@ -9,7 +9,25 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["photometric"]
+__all__ = ["LOW_RESOLUTION", "low_resolution", "photometric"]
+
+
+LOW_RESOLUTION = (0.3, 0.45)
+"""Share of reader crops seen at a lower resolution, and the smallest scale: a card in a far or
+small picture spans fewer pixels than most training cards, and its crop is enlarged, not sharp."""
+
+
+def low_resolution(image: np.ndarray, rng: np.random.Generator, chance: float = LOW_RESOLUTION[0],
+                   smallest: float = LOW_RESOLUTION[1]) -> np.ndarray:
+    """With probability ``chance``, ``image`` shrunk by a random scale (down to ``smallest``) and enlarged
+    back: the same crop as a card seen from farther would give."""
+    if rng.random() >= chance:
+        return image
+    h, w = image.shape[:2]
+    scale = rng.uniform(smallest, 0.9)
+    small = cv2.resize(image, (max(int(round(w * scale)), 4), max(int(round(h * scale)), 4)),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def photometric(image: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from spider_vision.vision.training.augment import photometric
+from spider_vision.vision.training.augment import low_resolution, photometric
 from spider_vision.vision.geometry import CORNER_CROP, STRIP_CROP
 from spider_vision.vision.models import Models
 from spider_vision.vision.training.dataset import (
@@ -151,10 +151,12 @@ Net = TypeVar("Net", bound=nn.Module)
 def _train_classifier(net: Net, crops: list[np.ndarray], labels: np.ndarray,
                       loss_of: Callable[[object, np.ndarray], torch.Tensor], steps: int,
                       rng: np.random.Generator, batch: int, name: str,
-                      repeats: np.ndarray | None = None) -> Net:
+                      repeats: np.ndarray | None = None,
+                      degrade: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None) -> Net:
     """The loop the reader and the counter share: AdamW, one-cycle rate, photometric augmentation per crop.
 
-    ``repeats`` says how often each crop comes per epoch (once each by default).
+    ``repeats`` says how often each crop comes per epoch (once each by default); ``degrade``, when
+    given, changes each crop before the photometric augmentation.
     """
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps, pct_start=0.1)
@@ -162,7 +164,7 @@ def _train_classifier(net: Net, crops: list[np.ndarray], labels: np.ndarray,
     net.train()
     repeats = np.ones(len(crops), np.int64) if repeats is None else repeats
     for step, chosen in zip(range(steps), _batches(repeats, batch, rng)):
-        x = _tensor([photometric(crops[k], rng) for k in chosen])
+        x = _tensor([photometric(degrade(crops[k], rng) if degrade else crops[k], rng) for k in chosen])
         loss = loss_of(net(x), labels[chosen])
         optimiser.zero_grad()
         loss.backward()
@@ -187,11 +189,12 @@ def _counter_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
 
 
 def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
-    """The reader; half-covered indices, most of its errors (the suit pip is often hidden), come twice."""
+    """The reader; half-covered indices, most of its errors (the suit pip is often hidden), come twice,
+    and some crops come at a lower resolution (``low_resolution``: small cards)."""
     labels = np.array(data["index_labels"])
     repeats = np.where(labels[:, 2] < PARTIAL_INDEX, 2, 1)
     return _train_classifier(Reader(), data["index_crops"], labels, _reader_loss, steps, rng, batch, "reader",
-                             repeats)
+                             repeats, low_resolution)
 
 
 def train_counter(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Counter:
@@ -237,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("models"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--detector-steps", type=int, default=16000)
-    parser.add_argument("--reader-steps", type=int, default=6000)
+    parser.add_argument("--reader-steps", type=int, default=12000)
     parser.add_argument("--counter-steps", type=int, default=4000)
     parser.add_argument("--only", choices=["detector", "reader", "counter"], default=None,
                         help="train only one model (the reader and counter need the detector in --out)")
