@@ -25,24 +25,15 @@ import numpy as np  # noqa: E402
 
 from spider_vision.vision import Models  # noqa: E402
 from spider_vision.vision.training.dataset import (  # noqa: E402
-    SHARD, STYLE_SEEDS, VALID_SEEDS, generate, load_crops,
+    SHARD, STYLE_SEEDS, VALID_SEEDS, generate, load_arrays,
 )
 
 BANDS = ((0.3, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01))
 BATCH = 512
 
 
-def _strips(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
-    strips, labels = [], []
-    for path in paths:
-        with np.load(path, allow_pickle=True) as shard:
-            strips.append(shard["strip_crops"])
-            labels.append(shard["strip_labels"])
-    return np.concatenate(strips), np.concatenate(labels)
-
-
 def measure(paths: list[Path], models: Models) -> dict[str, object]:
-    crops, labels = load_crops(paths)
+    crops, labels, strips, counts = load_arrays(paths, "index_crops", "index_labels", "strip_crops", "strip_labels")
     reads = [models.read(crops[k:k + BATCH]) for k in range(0, len(crops), BATCH)]
     ranks = np.concatenate([rank.argmax(1) for rank, _, _ in reads])
     suits = np.concatenate([suit.argmax(1) for _, suit, _ in reads])
@@ -55,7 +46,6 @@ def measure(paths: list[Path], models: Models) -> dict[str, object]:
         inside = (visible >= low) & (visible < high)
         bands[f"{round(low * 100)}-{min(round(high * 100), 100)}%"] = [
             round(float(card_ok[inside].mean()), 4) if inside.any() else 0.0, int(inside.sum())]
-    strips, counts = _strips(paths)
     counted = np.concatenate([models.count(strips[k:k + BATCH]).argmax(1) for k in range(0, len(strips), BATCH)])
     return {"crops": int(len(labels)), "card": round(float(card_ok.mean()), 4),
             "rank": round(float(rank_ok.mean()), 4), "suit": round(float(suit_ok.mean()), 4),

@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from spider_vision.synth.truth import CardTruth  # noqa: E402
 from spider_vision.vision import Models, TableReading, VisionError, read_table  # noqa: E402
 from spider_vision.vision.evaluation import score, summarise  # noqa: E402
-from spider_vision.synth.truth import CardTruth  # noqa: E402
 from spider_vision.vision.training.dataset import render_seed  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"

@@ -9,16 +9,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["LOW_RESOLUTION", "low_resolution", "photometric"]
+__all__ = ["LOW_RESOLUTION_CHANCE", "LOW_RESOLUTION_SMALLEST", "low_resolution", "photometric"]
+
+LOW_RESOLUTION_CHANCE = 0.3
+"""Share of reader crops seen at a lower resolution: a card in a far or small picture spans fewer
+pixels than most training cards, and its crop is enlarged, not sharp."""
+LOW_RESOLUTION_SMALLEST = 0.45
+"""The smallest scale such a crop is shrunk to before it is enlarged back."""
 
 
-LOW_RESOLUTION = (0.3, 0.45)
-"""Share of reader crops seen at a lower resolution, and the smallest scale: a card in a far or
-small picture spans fewer pixels than most training cards, and its crop is enlarged, not sharp."""
-
-
-def low_resolution(image: np.ndarray, rng: np.random.Generator, chance: float = LOW_RESOLUTION[0],
-                   smallest: float = LOW_RESOLUTION[1]) -> np.ndarray:
+def low_resolution(image: np.ndarray, rng: np.random.Generator, chance: float = LOW_RESOLUTION_CHANCE,
+                   smallest: float = LOW_RESOLUTION_SMALLEST) -> np.ndarray:
     """With probability ``chance``, ``image`` shrunk by a random scale (down to ``smallest``) and enlarged
     back: the same crop as a card seen from farther would give."""
     if rng.random() >= chance:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EXTRA_FONT_STYLES", "FONT_SEEDS", "HELD_OUT_STYLES", "KEYPOINT_FIELDS", "MIN_INDEX_VISIBLE", "SHARD",
     "STYLE_SEEDS", "TRAIN_SEEDS", "TRAIN_STYLES", "VALID_SEEDS", "Shard", "add_detected", "generate",
-    "generate_detected", "keypoints_of", "load_crops", "render_seed",
+    "generate_detected", "keypoints_of", "load_arrays", "render_seed",
 ]
 
 logger = logging.getLogger(__name__)
@@ -225,11 +225,13 @@ def generate(out: Path, seeds: range, *, held_out_style: bool = False, extra_fon
     return paths
 
 
-def load_crops(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
-    """The corner crops (n, 40, 40, 3) of shards and their labels (n, 3: rank - 1, suit, index visible)."""
-    crops, labels = [], []
+def load_arrays(paths: list[Path], *keys: str) -> tuple[np.ndarray, ...]:
+    """The arrays ``keys`` of shards (``Shard.save``), each joined over the shards: ``index_crops``
+    (n, 40, 40, 3) with ``index_labels`` (n, 3: rank - 1, suit, index visible), ``strip_crops`` with
+    ``strip_labels`` (face-down counts)."""
+    parts: dict[str, list[np.ndarray]] = {key: [] for key in keys}
     for path in paths:
         with np.load(path, allow_pickle=True) as shard:
-            crops.append(shard["index_crops"])
-            labels.append(shard["index_labels"])
-    return np.concatenate(crops), np.concatenate(labels)
+            for key in keys:
+                parts[key].append(shard[key])
+    return tuple(np.concatenate(parts[key]) for key in keys)
