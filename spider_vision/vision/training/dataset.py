@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXTRA_FONT_STYLES", "FONT_SEEDS", "HELD_OUT_STYLES", "KEYPOINT_FIELDS", "MIN_INDEX_VISIBLE", "SHARD",
-    "STYLE_SEEDS", "TRAIN_SEEDS", "TRAIN_STYLES", "VALID_SEEDS", "Shard", "add_detected", "generate",
+    "SHARD_KEYS", "STYLE_SEEDS", "TRAIN_SEEDS", "TRAIN_STYLES", "VALID_SEEDS", "Shard", "add_detected", "generate",
     "generate_detected", "keypoints_of", "load_arrays", "render_seed",
 ]
 
@@ -54,6 +54,8 @@ VALID_SEEDS = range(2200, 2400)
 STYLE_SEEDS = range(50000, 50200)
 """Held-out seeds in the unseen style."""
 SHARD = 200
+SHARD_KEYS = ("images", "keypoints", "index_crops", "index_labels", "strip_crops", "strip_labels")
+"""The arrays every shard holds (``Shard.save``)."""
 
 
 def render_seed(seed: int, *, held_out_style: bool = False, extra_fonts: bool = False, width: int = 1280,
@@ -234,4 +236,4 @@ def load_arrays(paths: list[Path], *keys: str) -> tuple[np.ndarray, ...]:
         with np.load(path, allow_pickle=True) as shard:
             for key in keys:
                 parts[key].append(shard[key])
-    return tuple(np.concatenate(parts[key]) for key in keys)
+    return tuple(np.concatenate(parts[key]) if parts[key] else np.empty(0) for key in keys)

@@ -27,7 +27,7 @@ from spider_vision.vision.training.augment import low_resolution, photometric
 from spider_vision.vision.geometry import CORNER_CROP, STRIP_CROP
 from spider_vision.vision.models import Models
 from spider_vision.vision.training.dataset import (
-    FONT_SEEDS, SHARD, STYLE_SEEDS, TRAIN_SEEDS, VALID_SEEDS, generate, generate_detected,
+    FONT_SEEDS, SHARD, SHARD_KEYS, STYLE_SEEDS, TRAIN_SEEDS, VALID_SEEDS, generate, generate_detected, load_arrays,
 )
 from spider_vision.vision.training.nets import DETECTOR_STRIDE, REGRESSION_SCALE, Counter, Detector, Reader
 
@@ -36,13 +36,8 @@ __all__ = ["main"]
 logger = logging.getLogger(__name__)
 
 def load(paths: list[Path]) -> dict[str, list]:
-    data: dict[str, list] = {key: [] for key in
-                             ("images", "keypoints", "index_crops", "index_labels", "strip_crops", "strip_labels")}
-    for path in paths:
-        with np.load(path, allow_pickle=True) as shard:
-            for key in data:
-                data[key].extend(list(shard[key]))
-    return data
+    """Every array of the shards as lists of items (training extends them with the detector's crops)."""
+    return {key: list(array) for key, array in zip(SHARD_KEYS, load_arrays(paths, *SHARD_KEYS))}
 
 
 # --- detector ------------------------------------------------------------------
