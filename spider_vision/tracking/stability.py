@@ -16,7 +16,9 @@ row, ``settling`` while they are quiet for fewer, ``moving`` otherwise. When
 the border stays changed but does not change at all for ``patience`` frames
 while the whole picture is nearly still (an object left at the edge, a long
 column reaching it; not an arm whose hand carries cards slowly), the new
-border is accepted.
+border is accepted, and the frame is at rest at once: those frames were
+still (a tightly framed table changes its border with many moves, and the
+pause between two moves may be hardly longer than the patience).
 For a folder of photos (``stills``) every picture is at rest unless a hand
 shows at the border.
 """
@@ -32,6 +34,8 @@ __all__ = ["GateSettings", "StabilityGate"]
 
 SIZE = (160, 90)
 """Width and height of the small copy the tests run on."""
+FROZEN_BORDER = 0.005
+"""The largest share of a border segment that may change while the border counts as frozen."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,7 @@ class StabilityGate:
         self.settings = settings or GateSettings()
         self._previous: np.ndarray | None = None
         self._reference: np.ndarray | None = None
+        self._anchor: np.ndarray | None = None
         self._quiet = 0
         self._still = 0
         self.motion = 0.0
@@ -90,12 +95,18 @@ class StabilityGate:
         still = s.stills or self.motion < s.motion
         # A border that has not changed at all from the last frame: a card or an object
         # lying there, not an arm (an arm always moves a little, even while it carries).
-        frozen = (s.stills or self.motion < s.frozen) and _border_change(moved > s.change / 2, s) < 0.005
+        frozen = (s.stills or self.motion < s.frozen) and _border_change(moved > s.change / 2, s) < FROZEN_BORDER
+        if frozen and not self._still:
+            self._anchor = small
         self._still = self._still + 1 if frozen else 0
         assert self._reference is not None
         self.presence = _border_change(_change(small, self._reference, s.shift) > s.change, s)
-        if still and self.presence >= s.presence and self._still >= s.patience:
+        if (still and self.presence >= s.presence and self._still >= s.patience
+                and self._border_kept(small)):
+            # The frozen frames were at rest all along, only the border held them back: a
+            # player's pause between moves may be hardly longer than the patience.
             self.presence = 0.0
+            self._quiet = max(self._quiet, self._still - 1)
         quiet = still and self.presence < s.presence
         self._quiet = self._quiet + 1 if quiet else 0
         if self._quiet >= s.hold:
@@ -103,9 +114,17 @@ class StabilityGate:
             return "stable"
         return "settling" if quiet else "moving"
 
+    def _border_kept(self, small: np.ndarray) -> bool:
+        """Whether the border is still as it was when the frozen frames began: an arm carrying cards
+        very slowly changes it too little from one frame to the next, but over the patience it
+        changes as much as an arm coming in (a camera's slow drift does not)."""
+        assert self._anchor is not None
+        changed = _change(small, self._anchor, self.settings.shift) > self.settings.change
+        return _border_change(changed, self.settings) < self.settings.presence
+
     def reset(self) -> None:
         """Forget everything (a new source)."""
-        self._previous = self._reference = None
+        self._previous = self._reference = self._anchor = None
         self._quiet = self._still = 0
 
 

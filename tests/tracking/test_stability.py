@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from spider_vision.tracking import GateSettings, StabilityGate
-from tests.tracking.conftest import state_image
+from tests.tracking.conftest import WIDTH, state_image
 
 
 def _states(gate: StabilityGate, images: list[np.ndarray]) -> list[str]:
@@ -68,4 +68,14 @@ def test_an_object_left_on_the_edge_becomes_the_new_rest() -> None:
     gate = StabilityGate(GateSettings(hold=3, patience=8))
     _states(gate, [state_image(1)] * 4)
     states = _states(gate, [state_image(1, hand_at=0.2)] * 14)
-    assert states[-1] == "stable" and states[:8] == ["moving"] * 8
+    # At rest as soon as the patience is over: the frozen frames were still all along.
+    assert states[:8] == ["moving"] * 8 and states[8:] == ["stable"] * 6
+
+
+def test_an_arm_drifting_too_slowly_to_see_between_frames_is_not_rest() -> None:
+    """Each frame the arm moves a pixel, which the border test forgives as camera wander; over the
+    patience it has moved several: the border was not frozen, so the frames are not at rest."""
+    gate = StabilityGate(GateSettings(hold=3, patience=8))
+    _states(gate, [state_image(1)] * 4)
+    states = _states(gate, [state_image(1, hand_at=(100 + k) / (WIDTH - 40)) for k in range(20)])
+    assert "stable" not in states
