@@ -5,6 +5,13 @@ down direction becomes +y), their top-left corners are clustered across into
 columns, and each column is ordered top to bottom. Ten columns (counting
 gaps one column wide as empty columns) make a Spider tableau; anything else
 is reported without column letters.
+
+A camera that looks at the table at a slant sees the columns converge
+towards a vanishing point, so a long column drifts sideways as it comes
+down, towards its neighbour. Each card's place across is therefore taken
+where its column's line meets the tableau's top row; the lines come from
+the long columns' own cards (their corners lie far more precisely than
+their down directions point).
 """
 
 from __future__ import annotations
@@ -16,6 +23,15 @@ import numpy as np
 from spider_vision.vision.detect import Detections
 
 __all__ = ["Layout", "group_columns"]
+
+LINE_CARDS = 3
+"""Cards a column needs before its drift across is measured."""
+LINE_SPAN = 1.0
+"""Card heights a column must run down before its drift across is measured."""
+LINE_FIT = 0.2
+"""Card widths by which a card may leave its column's straight line (more: two columns as one)."""
+SPREAD = 2.0
+"""Card widths across which the measured columns must lie for the fan-out to be fitted (else one tilt)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +71,46 @@ def _split(values: np.ndarray, order: np.ndarray, gap: float) -> list[list[int]]
     return groups
 
 
+def _across(points: np.ndarray, width: float, height: float) -> np.ndarray:
+    """Each card's place across the columns (layout frame), taken at the tableau's top row.
+
+    Under perspective the columns fan out from a vanishing point: a column's
+    drift per unit down is (its place at the top row - the point's) / (the
+    row's depth), so the drifts are a straight-line function of the places.
+    That line is fitted to the columns that a first grouping finds clean and
+    long (their cards on one straight line, over a card's height or more),
+    and every card is followed back along it to the top row. Fewer than two
+    such columns leave the corners where they lie.
+    """
+    xs, ys = points[:, 0], points[:, 1]
+    clusters = _split(xs, np.argsort(xs), 0.45 * width)
+    row = float(np.median([ys[cluster].min() for cluster in clusters]))
+    tops, drifts, spans = [], [], []
+    for cluster in clusters:
+        x, y = xs[cluster], ys[cluster] - row
+        span = float(y.max() - y.min())
+        if len(cluster) < LINE_CARDS or span < LINE_SPAN * height:
+            continue
+        drift, top = np.polyfit(y, x, 1)
+        if float(np.abs(x - (top + drift * y)).max()) > LINE_FIT * width:
+            continue  # not one straight column: two neighbours taken as one
+        tops.append(top)
+        drifts.append(drift)
+        spans.append(span)
+    if len(tops) < 2:
+        return xs
+    tops_, drifts_, weights = np.array(tops), np.array(drifts), np.array(spans)
+    if float(np.ptp(tops_)) < SPREAD * width:
+        slope, offset = 0.0, float(np.average(drifts_, weights=weights))
+    else:
+        slope, offset = np.polyfit(tops_, drifts_, 1, w=np.sqrt(weights))
+    depth = ys - row
+    scale = 1.0 + slope * depth
+    if float(scale.min()) < 0.5:
+        return xs
+    return (xs - offset * depth) / scale
+
+
 def group_columns(detections: Detections) -> Layout:
     """Cluster detections into columns and decide whether they form the ten columns of Spider."""
     n = len(detections)
@@ -64,7 +120,8 @@ def group_columns(detections: Detections) -> Layout:
     points = detections.origins @ rotation.T
     width = float(np.median(np.linalg.norm(detections.rights, axis=1)))
     height = float(np.median(np.linalg.norm(detections.downs, axis=1)))
-    clusters = _split(points[:, 0], np.argsort(points[:, 0]), 0.45 * width)
+    across = _across(points, width, height)
+    clusters = _split(across, np.argsort(across), 0.45 * width)
     columns: list[list[int]] = []
     loose: list[int] = []
     for cluster in clusters:
@@ -83,7 +140,7 @@ def group_columns(detections: Detections) -> Layout:
         else:
             kept.append(column)
     columns = kept
-    xs = np.array([np.median(points[column, 0]) for column in columns])
+    xs = np.array([np.median(across[column]) for column in columns])
     letters: list[int | None] = [None] * len(columns)
     empty: list[int] = []
     full = False

@@ -101,3 +101,35 @@ def test_a_peak_on_a_stronger_cards_face_is_dropped_unless_it_lies_like_a_card(s
     frames = [((0.0, 0.0), (0.0, HEIGHT), 0.8), ((300.0, 0.0), (0.0, HEIGHT), 0.8), ((600.0, 0.0), (0.0, HEIGHT), 0.8),
               ((shift * WIDTH, 0.3 * HEIGHT), (0.0, HEIGHT), 0.4)]
     assert list(_plausible(_cards(frames))) == [True, True, True, kept]
+
+
+def _perspective_table(columns: list[int], distance: float) -> tuple[Detections, list]:
+    """Columns seen by a slanted camera: each runs down a line from a vanishing point ``distance``
+    above the top row, so long columns drift sideways as they come down."""
+    centre = 4.5 * 1.2 * WIDTH
+    origins, rights, downs, ids = [], [], [], []
+    for c, count in enumerate(columns):
+        top = np.array([c * 1.2 * WIDTH, 0.0])
+        line = top - [centre, -distance]
+        line /= np.linalg.norm(line)
+        for k in range(count):
+            origins.append(top + line * k * 0.25 * HEIGHT)
+            downs.append(line * HEIGHT)
+            rights.append([line[1] * WIDTH, -line[0] * WIDTH])
+            ids.append((c, k))
+    n = len(origins)
+    order = np.random.default_rng(5).permutation(n)
+    origins_ = np.array(origins)[order] + [400, 300]
+    detections = Detections(np.ones(n), origins_ + 5, origins_, np.array(rights)[order], np.array(downs)[order],
+                            np.tile([8, 20], (n, 1)))
+    return detections, [ids[i] for i in order]
+
+
+@pytest.mark.parametrize("distance", [300.0, 400.0, 600.0, 1000.0, 1e7])
+def test_long_columns_converging_in_perspective_keep_apart(distance: float) -> None:
+    """The two columns at each edge run towards each other: their corners, taken where they lie, touch."""
+    detections, ids = _perspective_table([12, 12, 6, 5, 6, 0, 6, 5, 12, 12], distance)
+    layout = group_columns(detections)
+    assert layout.full and layout.empty == (5,)
+    for letter, column in zip(layout.letters, layout.columns):
+        assert [ids[i] for i in column] == [(letter, k) for k in range(len(column))]
