@@ -9,7 +9,9 @@ and detections that are not cards: the score is the evidence for the
 prediction, and the matches say which observation belongs to which card.
 A detection that may be an echo rather than a card (of the neighbouring
 pile's index, in decks that print it in every corner; or the card before it
-found twice) is kept, and costs little to leave unexplained.
+found twice) is kept, and costs little to leave unexplained. A column whose
+last card seen reaches past the picture's edge may hold more cards beyond
+it: predicted cards past the last one seen cost little there.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 from spider_vision.engine import SuitMode
 from spider_vision.engine.cards import MaybeCard
 from spider_vision.vision import CardReading, TableReading
+from spider_vision.vision.framing import CUT_MARGIN
 from spider_vision.vision.reading import class_index
 
 __all__ = [
@@ -44,6 +47,8 @@ MISS_TOP = math.log(0.01)
 """The exposed card of a pile not found (it is whole, so the detector rarely misses it)."""
 EXTRA = math.log(0.02)
 """A detection in a column that no card of the prediction explains."""
+CUT_MISS = math.log(0.9)
+"""A predicted card past the last one seen of a column that runs off the picture: most likely past the edge."""
 ECHO_EXTRA = math.log(0.5)
 """A detection that may be an echo, left unexplained: as likely an echo as a card (the same card
 lying there looks the same)."""
@@ -57,11 +62,13 @@ UNKNOWN_CLASS = -1
 @dataclass(frozen=True)
 class ColumnView:
     """One column as a frame shows it: face-down count and the face-up cards' evidence, bottom first;
-    ``echoes``: the face-up detections (their places in ``up``) that may be echoes rather than cards."""
+    ``echoes``: the face-up detections (their places in ``up``) that may be echoes rather than cards;
+    ``cut``: its last card seen reaches past the picture's edge (more may lie beyond)."""
 
     down: int
     up: np.ndarray  # (n, 52) log-likelihood ratios
     echoes: frozenset[int] = frozenset()
+    cut: bool = False
 
     def __len__(self) -> int:
         return len(self.up)
@@ -214,8 +221,20 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
         up = np.stack([_ratios(card.probabilities, allowed) for card in kept]) if kept else np.zeros((0, 52))
         echoes = frozenset(k for k, card in enumerate(kept) if any(card is other for other in suspects)
                            or k and _same_read(card, kept[k - 1], allowed))
-        columns.append(ColumnView(downs[letter], up, echoes))
+        cut = bool(kept) and _runs_off(kept[-1], reading.image_size)
+        columns.append(ColumnView(downs[letter], up, echoes, cut))
     return TableView(frame, tuple(columns))
+
+
+def _runs_off(card: CardReading, size: tuple[int, int]) -> bool:
+    """Whether the card reaches past the picture's edge (by more than the framing warning forgives)."""
+    width, height = size
+    quad = np.asarray(card.quad, np.float64)
+    if not float(np.abs(quad).sum()):
+        return False
+    margin = CUT_MARGIN * float(np.hypot(*(quad[3] - quad[0])))
+    return bool(np.any((quad[:, 0] < -margin) | (quad[:, 0] > width + margin)
+                       | (quad[:, 1] < -margin) | (quad[:, 1] > height + margin)))
 
 
 def _same_read(card: CardReading, other: CardReading, allowed: np.ndarray) -> bool:
@@ -309,7 +328,7 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
                 if value > best:
                     best, how = value, 0
             if i > 0 and score[i - 1][j] > minus:
-                value = score[i - 1][j] + (MISS_TOP if i == n else MISS)
+                value = score[i - 1][j] + (CUT_MISS if view.cut and j == m else MISS_TOP if i == n else MISS)
                 if value > best:
                     best, how = value, 1
             if j > 0 and score[i][j - 1] > minus:
@@ -332,7 +351,7 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
             matches.append((i - 1, j - 1))
             i, j = i - 1, j - 1
         elif how == 1:
-            if i == n:
+            if i == n and not (view.cut and j == m):
                 top_missed = True
             i -= 1
         else:

@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from spider_vision.engine import Card, SuitMode
-from spider_vision.tracking.observation import ECHO_EXTRA, EXTRA, align_column, allowed_classes, view_from_reading
+from spider_vision.tracking.observation import (
+    CUT_MISS,
+    ECHO_EXTRA,
+    EXTRA,
+    MISS_TOP,
+    align_column,
+    allowed_classes,
+    view_from_reading,
+)
 from spider_vision.vision import CardReading, TableReading
 from spider_vision.vision.reading import class_index
 
@@ -25,9 +33,9 @@ def _card(column: int, slot: int, name: str) -> CardReading:
     return CardReading(column, slot, True, card, 0.98, quad, quad, probabilities=probabilities)
 
 
-def _view(piles: dict[int, list[str]]):
+def _view(piles: dict[int, list[str]], size: tuple[int, int] = (800, 400)):
     cards = tuple(_card(column, slot, name) for column, names in piles.items() for slot, name in enumerate(names))
-    reading = TableReading(cards, None, (), 2, (800, 400))
+    reading = TableReading(cards, None, (), 2, size)
     view = view_from_reading(reading, 0, allowed_classes(SuitMode.TWO))
     assert view is not None
     return view
@@ -81,3 +89,17 @@ def test_a_card_found_twice_is_suspected_by_the_identities_the_suit_mode_has() -
     first = replace(first, probabilities=probabilities)
     view = view_from_reading(TableReading((first, second), None, (), 2, (800, 400)), 0, allowed_classes(SuitMode.TWO))
     assert view is not None and view.columns[7].echoes == {1}
+
+
+@pytest.mark.parametrize("picture_height, cut", [(400, False), (150, True)])
+def test_cards_past_the_last_one_seen_of_a_column_off_the_picture_cost_little(picture_height: int,
+                                                                               cut: bool) -> None:
+    """The fourth card's bottom lies at 164 px: in a picture 150 px tall the column runs off it, and a
+    fifth card put on it lies past the edge (a card moved there is not missing)."""
+    view = _view({0: ["9h", "8h", "7h", "6h"]}, (800, picture_height))
+    column = view.columns[0]
+    assert column.cut is cut
+    seen = align_column(0, _classes("9h", "8h", "7h", "6h"), column)
+    more = align_column(0, _classes("9h", "8h", "7h", "6h", "5h"), column)
+    assert more.top_missed is not cut
+    assert more.score - seen.score == pytest.approx(CUT_MISS if cut else MISS_TOP)
