@@ -217,7 +217,7 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
         return None
     columns = []
     for letter in range(10):
-        kept = _without_echoes(sorted(faces[letter], key=lambda c: c.index))
+        kept = _without_echoes(sorted(faces[letter], key=lambda c: c.index), allowed)
         up = np.stack([_ratios(card.probabilities, allowed) for card in kept]) if kept else np.zeros((0, 52))
         echoes = frozenset(k for k, card in enumerate(kept) if any(card is other for other in suspects)
                            or k and _same_read(card, kept[k - 1], allowed))
@@ -249,12 +249,18 @@ def _same_read(card: CardReading, other: CardReading, allowed: np.ndarray) -> bo
 SHIFTS = (0, -1, 1, -2, 2)
 """Shifts of column names tried when a reading's columns do not lie where they did."""
 ECHO = 0.55
-"""A face-up card further than this (of a card's height) below the one before it cannot be cascaded on it."""
+"""A face-up card further than this (of a card's height) below the one before it, read as that card,
+is its bottom index seen again."""
+ECHO_FAR = 0.8
+"""A face-up card further than this below the one before it cannot be cascaded on it, however read."""
 
 
-def _without_echoes(cards: list[CardReading]) -> list[CardReading]:
+def _without_echoes(cards: list[CardReading], allowed: np.ndarray) -> list[CardReading]:
     """A column's face-up cards without echoes: decks that print the index in every corner show the
-    exposed card's index again at its bottom, and the detector may take it for one more card."""
+    exposed card's index again at its bottom, and the detector may take it for one more card. The
+    echo lies far below the card and reads as it; a card read otherwise that lies a little further
+    down than a cascade's usual step is a real one (a camera close to the table makes the nearer
+    steps look longer)."""
     kept: list[CardReading] = []
     for card in cards:
         if kept:
@@ -263,7 +269,7 @@ def _without_echoes(cards: list[CardReading]) -> list[CardReading]:
             height = float(np.hypot(*down))
             if height >= 1.0:
                 step = float((card.quad[0] - previous.quad[0]) @ down) / height ** 2
-                if step > ECHO:
+                if step > ECHO_FAR or (step > ECHO and _same_read(card, previous, allowed)):
                     continue
         kept.append(card)
     return kept

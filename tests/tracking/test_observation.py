@@ -23,9 +23,10 @@ from spider_vision.vision.reading import class_index
 WIDTH, HEIGHT, GAP, STEP = 60.0, 84.0, 6.0, 20.0
 
 
-def _card(column: int, slot: int, name: str) -> CardReading:
-    """A face-up card of a pile cascaded from the top of the picture, read with confidence."""
-    x, y = 20.0 + column * (WIDTH + GAP), 20.0 + slot * STEP
+def _card(column: int, slot: int, name: str, step: float = STEP) -> CardReading:
+    """A face-up card of a pile cascaded from the top of the picture (``step`` pixels a card), read with
+    confidence."""
+    x, y = 20.0 + column * (WIDTH + GAP), 20.0 + slot * step
     quad = np.array([[x, y], [x + WIDTH, y], [x + WIDTH, y + HEIGHT], [x, y + HEIGHT]])
     card = Card.parse(name)
     probabilities = np.full(52, 0.02 / 51)
@@ -103,3 +104,19 @@ def test_cards_past_the_last_one_seen_of_a_column_off_the_picture_cost_little(pi
     more = align_column(0, _classes("9h", "8h", "7h", "6h", "5h"), column)
     assert more.top_missed is not cut
     assert more.score - seen.score == pytest.approx(CUT_MISS if cut else MISS_TOP)
+
+
+@pytest.mark.parametrize("last, step, kept", [
+    ("5h", 0.3, 3),   # a cascade's usual step
+    ("5h", 0.6, 3),   # a long step, as near the camera: another card, so a real one
+    ("6h", 0.6, 2),   # the exposed card's bottom index seen again: read as it
+    ("5h", 0.9, 2),   # further than any cascade, however read
+])
+def test_a_detection_far_below_the_exposed_card_is_its_echo_only_if_it_reads_as_it(last: str, step: float,
+                                                                                    kept: int) -> None:
+    cards = (_card(2, 0, "7h"), _card(2, 1, "6h"))
+    below = _card(2, 1, last)
+    below = replace(below, index=2, quad=below.quad + [0.0, step * HEIGHT])
+    reading = TableReading(cards + (below,), None, (), 2, (800, 400))
+    view = view_from_reading(reading, 0, allowed_classes(SuitMode.TWO))
+    assert view is not None and len(view.columns[2]) == kept
