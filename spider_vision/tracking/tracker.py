@@ -99,6 +99,11 @@ class TrackUpdate:
     flags: tuple[Flag, ...]
 
 
+LOOK_AGAIN = 2.0
+"""Nats by which a move must explain a period's later readings better than the unchanged table, for a
+period first taken as unchanged to be followed as that move after all."""
+
+
 @dataclass(frozen=True)
 class TrackerSettings:
     """How many frames the tracker reads and how sure it must be."""
@@ -135,6 +140,7 @@ class _Period:
     stable_frames: int = 0
     gathered: int = 0  # readings already turned into evidence
     start: bool = False  # the period the start position was taken from
+    still: bool = False  # resolved as a table unchanged: a later look may still find the move
     sums: dict[int, np.ndarray] = field(default_factory=dict)
     counts: dict[int, int] = field(default_factory=dict)
 
@@ -340,7 +346,34 @@ class Tracker:
             if len(period.readings) >= self.settings.resolve_views:
                 self._resolve(period, events, flags, final=False)
             return
+        if period.still and len(period.readings) == self.settings.evidence_views:
+            self._look_again(period, events, flags)
         self._gather(period)
+
+    def _look_again(self, period: _Period, events: list[Event], flags: list[Flag]) -> None:
+        """A table taken as unchanged from its first readings, judged again from the later ones alone.
+
+        The first frames of a rest may still miss a card just put down (a hand's shadow
+        leaving it, a card settling); a move that the later readings clearly show, and
+        explain, is followed after all, and the evidence gathered for the old table is
+        gathered again for the new one.
+        """
+        assert self.position is not None
+        period.still = False
+        views = self._views(period.readings[self.settings.resolve_views:])
+        if not views:
+            return
+        last = self._moves[-1].step if self._moves else None
+        inference = infer(self.position, views, self.variant, last, self._doubts())
+        best = inference.best
+        unchanged, problems = Scorer(views).score(self.position)
+        # The later readings may be as noisy as the first (a card that comes and goes in a far
+        # view): the move must explain them at least as well as the unchanged table, and clearly.
+        if not best.changed or inference.ambiguous or best.problems > problems or best.score - unchanged < LOOK_AGAIN:
+            return
+        logger.info("frame %d: the table changed after all: %s", self._frame, best.describe())
+        period.sums, period.counts, period.gathered = {}, {}, 0
+        self._commit(best, views, events, flags)
 
     def _end_period(self, events: list[Event], flags: list[Flag]) -> None:
         period, self._period = self._period, None
@@ -378,6 +411,7 @@ class Tracker:
                 flags.append(Flag("misread", f"the table does not quite match the game; taking it as "
                                              f"{best.describe()} (check the cards)", frame=self._frame))
         period.resolved = True
+        period.still = not best.changed and not final
         if best.changed:
             if inference.ambiguous and inference.runner_up is not None:
                 flags.append(Flag("ambiguous", f"could not tell {best.describe()} from "

@@ -21,7 +21,7 @@ from spider_vision.engine import (
 from spider_vision.gamelog import CorrectionEvent, FlipEvent, MoveEvent, NoteEvent, read_log, replay
 from spider_vision.tracking import Tracker
 from spider_vision.vision import TableReading
-from tests.tracking.conftest import StandInReader, play_frames, state_of
+from tests.tracking.conftest import StandInReader, play_frames, state_image, state_of
 
 
 def _game(deal: int, suits: int, moves: int) -> list[Position]:
@@ -327,3 +327,34 @@ def test_the_deck_calibration_reaches_every_reading(monkeypatch: pytest.MonkeyPa
     tracker.close()
     assert given and all(value is calibration for value in given)
     assert tracker.position is not None and tracker.game is not None and tracker.game.moves_made == 1
+
+
+@dataclass
+class _LateReader(StandInReader):
+    """The first ``late`` readings of each table after the first still show the table before it (a card
+    just put down, not found yet while a hand's shadow leaves it)."""
+
+    late: int = 2
+    reads: dict[int, int] | None = None
+
+    def __call__(self, image: np.ndarray) -> TableReading:
+        state = state_of(image)
+        self.reads = self.reads or {}
+        self.reads[state] = self.reads.get(state, 0) + 1
+        if state and self.reads[state] <= self.late:
+            return super().__call__(state_image(state - 1))
+        return super().__call__(image)
+
+
+@pytest.mark.parametrize("late", [0, 2])
+def test_a_move_the_first_readings_of_a_rest_miss_is_followed_in_that_rest(late: int, tmp_path: Path) -> None:
+    positions = _game(1, 1, 3)
+    tracker = Tracker(None, suits=1, log_path=tmp_path / "game.jsonl",  # type: ignore[arg-type]
+                      reader=_LateReader(positions, late=late))
+    updates = [tracker.feed(frame) for frame in play_frames(list(range(len(positions))), rest=12)]
+    tracker.close()
+    moved = [(str(event.move), state_of(update.frame.image)) for update in updates for event in update.events
+             if isinstance(event, MoveEvent)]
+    steps = [_move_between(a, b) for a, b in zip(positions, positions[1:])]
+    assert moved == [(str(move), state) for state, move in enumerate(steps, start=1)]
+    assert replay(read_log(tmp_path / "game.jsonl")).consistent
