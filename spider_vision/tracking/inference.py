@@ -278,7 +278,8 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
     # Two moves are tried when one leaves the views unexplained, and before a rule break is taken:
     # a legal move missed in between (its frames all moving) can make the break disappear.
     unexplained = candidates[0].problems >= 1
-    if unexplained or any(_breaks_rules(step) for step in candidates[0].steps):
+    breaks = any(_breaks_rules(step) for step in candidates[0].steps)
+    if unexplained or breaks:
         singles.sort(key=lambda h: -h.score)
         pairs = []
         for first in singles[:FIRST_OF_PAIRS]:
@@ -292,7 +293,9 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
                 step = _step(first.after, move, variant)
                 if step is not None:
                     pair = _hypothesis(scorer, (first.steps[0], step), step.after, relabel=first.relabel)
-                    if not unexplained:
+                    # Explaining a rule break away takes a clearly better fit, even where another
+                    # column is unexplained as well.
+                    if not unexplained or (breaks and not any(_breaks_rules(s) for s in pair.steps)):
                         pair = replace(pair, score=pair.score - BREAK_EXPLAINED)
                     pairs.append(pair)
         candidates = sorted(candidates + pairs, key=lambda h: -h.score)
