@@ -55,8 +55,9 @@ UNDO_PRIOR = -1.0
 followed as the move they are (legal or not); only a card turned face down again needs the
 take-back."""
 BREAK_EXPLAINED = 2.0
-"""Nats by which two legal moves must beat a rule break that explains the views (their priors
-included) to be taken instead: a rule break is flagged unless a missed move clearly fits better."""
+"""Nats by which two legal moves must beat a rule break (their priors included) to be taken instead,
+whether or not every column is explained: a rule break is flagged unless a missed move clearly fits
+better."""
 AMBIGUOUS = 1.5
 """A runner-up with another outcome within this many nats (per frame) makes the choice ambiguous."""
 TOLERATED = 1.0
