@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -335,11 +335,10 @@ class _LateReader(StandInReader):
     just put down, not found yet while a hand's shadow leaves it)."""
 
     late: int = 2
-    reads: dict[int, int] | None = None
+    reads: dict[int, int] = field(default_factory=dict)
 
     def __call__(self, image: np.ndarray) -> TableReading:
         state = state_of(image)
-        self.reads = self.reads or {}
         self.reads[state] = self.reads.get(state, 0) + 1
         if state and self.reads[state] <= self.late:
             return super().__call__(state_image(state - 1))
