@@ -24,7 +24,7 @@ import numpy as np
 from spider_vision.engine import SuitMode
 from spider_vision.engine.cards import MaybeCard
 from spider_vision.vision import CardReading, TableReading
-from spider_vision.vision.framing import CUT_MARGIN
+from spider_vision.vision.framing import CUT_MARGIN, reaches_past_edge
 from spider_vision.vision.reading import class_index
 
 __all__ = [
@@ -227,14 +227,9 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
 
 
 def _runs_off(card: CardReading, size: tuple[int, int]) -> bool:
-    """Whether the card reaches past the picture's edge (by more than the framing warning forgives)."""
-    width, height = size
+    """Whether the card reaches past the picture's edge (by as much as the framing warning notices)."""
     quad = np.asarray(card.quad, np.float64)
-    if not float(np.abs(quad).sum()):
-        return False
-    margin = CUT_MARGIN * float(np.hypot(*(quad[3] - quad[0])))
-    return bool(np.any((quad[:, 0] < -margin) | (quad[:, 0] > width + margin)
-                       | (quad[:, 1] < -margin) | (quad[:, 1] > height + margin)))
+    return reaches_past_edge(quad, size, CUT_MARGIN * float(np.hypot(*(quad[3] - quad[0]))))
 
 
 def _same_read(card: CardReading, other: CardReading, allowed: np.ndarray) -> bool:

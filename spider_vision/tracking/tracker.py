@@ -55,7 +55,7 @@ from spider_vision.gamelog import (
     replay,
 )
 from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
-from spider_vision.tracking.inference import Hypothesis, Scorer, infer, involved_cards, with_card
+from spider_vision.tracking.inference import Hypothesis, Inference, Scorer, infer, involved_cards, with_card
 from spider_vision.tracking.observation import (
     ColumnGuide, ColumnView, TableView, allowed_classes, view_from_reading,
 )
@@ -363,8 +363,7 @@ class Tracker:
         views = self._views(period.readings[self.settings.resolve_views:])
         if not views:
             return
-        last = self._moves[-1].step if self._moves else None
-        inference = infer(self.position, views, self.variant, last, self._doubts())
+        inference = self._infer(views)
         best = inference.best
         unchanged, problems = Scorer(views).score(self.position)
         # The later readings may be as noisy as the first (a card that comes and goes in a far
@@ -399,8 +398,7 @@ class Tracker:
         views = self._views(period.readings[-self.settings.evidence_views:])
         if not views:
             return
-        last = self._moves[-1].step if self._moves else None
-        inference = infer(self.position, views, self.variant, last, self._doubts())
+        inference = self._infer(views)
         best = inference.best
         if not inference.explained:
             period.attempts += 1
@@ -419,6 +417,12 @@ class Tracker:
                                   frame=self._frame))
             self._commit(best, views, events, flags)
         self._gather(period)
+
+    def _infer(self, views: list[TableView]) -> Inference:
+        """The views explained from the game so far (the last move may be taken back)."""
+        assert self.position is not None
+        last = self._moves[-1].step if self._moves else None
+        return infer(self.position, views, self.variant, last, self._doubts())
 
     def _gather(self, period: _Period) -> None:
         """Turn the period's readings not yet used into evidence for the cards they show."""

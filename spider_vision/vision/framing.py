@@ -13,7 +13,9 @@ import numpy as np
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import Layout
 
-__all__ = ["CUT_MARGIN", "FRAMING_PHRASES", "GOOD_CARD", "SMALL_CARD", "framing_warnings", "is_framing"]
+__all__ = [
+    "CUT_MARGIN", "FRAMING_PHRASES", "GOOD_CARD", "SMALL_CARD", "framing_warnings", "is_framing", "reaches_past_edge",
+]
 
 SMALL_CARD = 65.0
 """Card height (pixels) under which reads get markedly worse: on the unseen card style of
@@ -52,14 +54,18 @@ def is_framing(warning: str) -> bool:
 
 def _cut_columns(detections: Detections, layout: Layout, size: tuple[int, int]) -> list[str | None]:
     """Letters of the columns whose last card reaches past the picture's edge (None: a pile with no letter)."""
-    width, height = size
     margin = CUT_MARGIN * (layout.card_size[1] or 1.0)
     quads = detections.quads()
     cut: list[str | None] = []
     for column, letter in zip(layout.columns, layout.letters):
-        corners = quads[column[-1]]
-        inside = ((corners[:, 0] >= -margin) & (corners[:, 0] <= width + margin)
-                  & (corners[:, 1] >= -margin) & (corners[:, 1] <= height + margin))
-        if not bool(np.all(inside)):
+        if reaches_past_edge(quads[column[-1]], size, margin):
             cut.append(chr(ord("a") + letter) if letter is not None else None)
     return cut
+
+
+def reaches_past_edge(corners: np.ndarray, size: tuple[int, int], margin: float) -> bool:
+    """Whether a card's corners (4, 2) reach past the picture's edge by more than ``margin`` pixels."""
+    width, height = size
+    inside = ((corners[:, 0] >= -margin) & (corners[:, 0] <= width + margin)
+              & (corners[:, 1] >= -margin) & (corners[:, 1] <= height + margin))
+    return not bool(np.all(inside))
