@@ -2,10 +2,11 @@
 
 ``Tracker.feed`` takes every frame. The stability gate lets only frames of a
 table at rest through; those are read (``read_table``) and collected into a
-stable period. From the first period the tracker takes the start position;
-from each later one it infers the moves since the last (``infer``), follows
-them with the engine (illegal ones too, flagged with the rules' reason) and
-writes them to the game log at once. Cards turned over or dealt are read
+stable period. From the first period the tracker takes the start position
+(the fresh deal, when that table is one step into it); from each later one
+it infers the moves since the last (``infer``), follows them with the engine
+(illegal ones too, flagged with the rules' reason) and writes them to the
+game log at once. Cards turned over or dealt are read
 from the evidence of all frames of the period (fusion) when the period ends;
 every card the game knows keeps gathering evidence while it shows, and a
 correction is written when that evidence overturns an earlier read.
@@ -340,7 +341,7 @@ class Tracker:
     def _after_reading(self, period: _Period, events: list[Event], flags: list[Flag]) -> None:
         if self.position is None:
             if len(period.readings) >= self.settings.start_views:
-                self._start(period)
+                self._start(period, events, flags)
             return
         if not period.resolved:
             if len(period.readings) >= self.settings.resolve_views:
@@ -379,7 +380,7 @@ class Tracker:
         assert period is not None
         if period.readings:
             if self.position is None:
-                self._start(period)
+                self._start(period, events, flags)
             elif not period.resolved:
                 self._resolve(period, events, flags, final=True)
             elif period.gathered < len(period.readings):
@@ -565,7 +566,7 @@ class Tracker:
 
     # --- the start ----------------------------------------------------------------------------
 
-    def _start(self, period: _Period) -> None:
+    def _start(self, period: _Period, events: list[Event], flags: list[Flag]) -> None:
         readings = period.readings
         if self.suits is None:
             modes = Counter(reading.suits for _, reading in readings if reading.suits)
@@ -598,16 +599,21 @@ class Tracker:
         except NotationError as error:
             logger.warning("frame %d: the first table does not make a position (%s); waiting", self._frame, error)
             return
-        self.position = position
-        self.game = Game(position, self.variant)
-        self._book = CardBook.for_position(position, self._allowed)
+        opening = _opening(position)
+        start = opening[0] if opening is not None else position
+        self.position = start
+        self.game = Game(start, self.variant)
+        self._book = CardBook.for_position(start, self._allowed)
         if self._writer is None and self.log_path is not None:
-            self._writer = LogWriter.create(self.log_path, position, variant=self.variant, source=self.source,
+            self._writer = LogWriter.create(self.log_path, start, variant=self.variant, source=self.source,
                                             clock=lambda: self._t)
+        logger.info("frame %d: start %s", self._frame, start.spn())
+        if opening is not None:
+            logger.info("frame %d: the first table is one step into a fresh deal", self._frame)
+            self._follow(apply_move(start, opening[1], self.variant, force=True), events, flags)
         period.resolved = True
         period.start = True
         self._gather(period)
-        logger.info("frame %d: start %s", self._frame, position.spn())
 
     def _resume(self, log: LogWriter) -> None:
         """Continue the game of an existing log: its replayed position is the belief."""
@@ -775,6 +781,34 @@ def _fresh_deal(views: list[TableView]) -> bool:
         downs.append(float(np.median([view.columns[column].down for view, cards in zip(views, shown)
                                       if cards == 1])))
     return sum(down == dealt for down, dealt in zip(downs, DEALT_DOWN)) >= 8
+
+
+def _opening(position: Position) -> tuple[Position, Move] | None:
+    """The fresh deal and the one move or stock deal that lead to ``position``, when it is one step into
+    a game: a tracker that first sees the table after the player's first move (the camera was still
+    being set up) still logs the game from its deal. Only the counts tell: after a move, one column has
+    one face-down card fewer than dealt and one card face up (turned over), another the dealt face-down
+    cards and two face up, every other column as dealt; after a deal from the stock, every column has
+    the dealt face-down cards and two face up, with 40 cards left in the stock."""
+    if position.removed:
+        return None
+    downs = [len(column.down) for column in position.columns]
+    ups = [len(column.up) for column in position.columns]
+    if downs == list(DEALT_DOWN) and ups == [2] * 10 and len(position.stock) == 40:
+        columns = tuple(Column(column.down, column.up[:1]) for column in position.columns)
+        return replace(position, columns=columns, stock=(None,) * 50), Deal()
+    if len(position.stock) != 50:
+        return None
+    shown = list(zip(downs, ups, DEALT_DOWN))
+    sources = [c for c, (down, up, dealt) in enumerate(shown) if down == dealt - 1 and up == 1]
+    targets = [c for c, (down, up, dealt) in enumerate(shown) if down == dealt and up == 2]
+    if len(sources) != 1 or len(targets) != 1 or sum(down == dealt and up == 1 for down, up, dealt in shown) != 8:
+        return None
+    source, target = sources[0], targets[0]
+    columns = list(position.columns)
+    columns[source] = Column((None,) * DEALT_DOWN[source], columns[target].up[1:])
+    columns[target] = Column(columns[target].down, columns[target].up[:1])
+    return replace(position, columns=tuple(columns)), TableauMove(source, target)
 
 
 def _start_counts(readings: list[tuple[int, TableReading]], views: list[TableView], shape: tuple[int, ...],

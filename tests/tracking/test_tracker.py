@@ -106,6 +106,51 @@ def test_a_fresh_deal_read_with_extra_cards_is_still_the_deal(reader: type[Stand
     assert tracker.position.spn() == positions[-1].observed().spn()
 
 
+def _opening_game(first: str) -> list[Position]:
+    """A short game whose first step is a tableau move (``move``) or a deal from the stock (``deal``)."""
+    if first == "move":
+        return _game(4, 2, 3)
+    dealt = apply_move(deal_position(4, 2), Deal()).after
+    return [deal_position(4, 2), *_game_from(dealt, 2)]
+
+
+def _game_from(position: Position, moves: int) -> list[Position]:
+    positions = [position]
+    for _ in range(moves):
+        move = next(m for m in legal_moves(positions[-1]) if isinstance(m, TableauMove))
+        positions.append(apply_move(positions[-1], move).after)
+    return positions
+
+
+@pytest.mark.parametrize("first", ["move", "deal"])
+def test_a_table_first_seen_one_step_into_a_deal_is_logged_from_the_deal(first: str, tmp_path: Path) -> None:
+    positions = _opening_game(first)
+    tracker, _ = _track(positions[1:], tmp_path, StandInReader(positions[1:]))
+    log = read_log(tmp_path / "game.jsonl")
+    assert log.header.start.spn() == positions[0].observed().spn()
+    steps = [apply_move(a, _move_between(a, b)) for a, b in zip(positions, positions[1:])]
+    assert _moves(tracker) == [str(step.move) for step in steps]
+    flips = [(e.column, e.card) for e in tracker.history if isinstance(e, FlipEvent)]
+    assert flips == [turned for step in steps for turned in _turned_over(step)]
+    result = replay(log)
+    assert result.consistent, result.mismatch
+    assert tracker.position.spn() == positions[-1].observed().spn()
+
+
+def _turned_over(step) -> list[tuple[int, Card]]:
+    """The cards a step shows for the first time, as the tracker logs them: the dealt cards column by column."""
+    if isinstance(step.move, Deal):
+        return [(column, pile.up[-1]) for column, pile in enumerate(step.after.columns)]
+    return [(flip.column, flip.card) for flip in step.flips]
+
+
+def test_a_table_first_seen_two_moves_into_a_deal_is_the_start(tmp_path: Path) -> None:
+    positions = _game(4, 2, 4)
+    tracker, _ = _track(positions[2:], tmp_path, StandInReader(positions[2:]))
+    assert read_log(tmp_path / "game.jsonl").header.start.spn() == positions[2].observed().spn()
+    assert len(_moves(tracker)) == 2
+
+
 def _move_between(before: Position, after: Position):
     for move in legal_moves(before):
         if apply_move(before, move).after == after:
