@@ -55,7 +55,8 @@ lying there looks the same)."""
 DOWN = 0.6
 """Cost per face-down card between the predicted and the counted number (the counter is noisy)."""
 BAND = 3
-"""Alignments never drift more than this many cards between prediction and observation."""
+"""Alignments never drift more than this many cards between prediction and observation (but any
+number of predicted cards may lie past the edge of a column that runs off the picture)."""
 UNKNOWN_CLASS = -1
 
 
@@ -319,6 +320,8 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
     echoes = view.echoes
     for i in range(n + 1):
         low, high = max(0, i - BAND), min(m, i + BAND)
+        if view.cut and low > m:
+            low = m  # past the picture's edge of a cut column, any number of predicted cards may lie
         for j in range(low, high + 1):
             if i == 0 and j == 0:
                 continue

@@ -106,6 +106,20 @@ def test_cards_past_the_last_one_seen_of_a_column_off_the_picture_cost_little(pi
     assert more.score - seen.score == pytest.approx(CUT_MISS if cut else MISS_TOP)
 
 
+@pytest.mark.parametrize("beyond", [1, 3, 6])
+def test_any_number_of_cards_may_lie_past_the_edge_of_a_column_off_the_picture(beyond: int) -> None:
+    """A group of six moved onto a column that runs off the picture lies mostly past its edge: each card
+    past the last one seen costs ``CUT_MISS``, however many there are (not only as many as the
+    alignment's band allows)."""
+    view = _view({0: ["9h", "8h", "7h", "6h"]}, (800, 150))
+    column = view.columns[0]
+    seen = align_column(0, _classes("9h", "8h", "7h", "6h"), column)
+    names = ["9h", "8h", "7h", "6h", "5h", "4h", "3h", "2h", "Ah", "Kh"][:4 + beyond]
+    more = align_column(0, _classes(*names), column)
+    assert more.matches == seen.matches
+    assert more.score - seen.score == pytest.approx(beyond * CUT_MISS)
+
+
 @pytest.mark.parametrize("last, step, kept", [
     ("5h", 0.3, 3),   # a cascade's usual step
     ("5h", 0.6, 3),   # a long step, as near the camera: another card, so a real one
