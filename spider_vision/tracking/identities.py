@@ -157,10 +157,13 @@ class CardBook:
         return value
 
     def candidates(self, card_id: int, position: Position, current: Card | None) -> list[Card]:
-        """The likeliest identities by evidence that the suit mode still has a copy of."""
+        """The likeliest identities by evidence that the suit mode still has a copy of: the best
+        ``ALTERNATIVES``, or all of them for a card never seen (dealt past the picture's edge, say),
+        which has no likeliest ones."""
         known = position.known_cards()
         copies = position.mode.copies
         ev = np.where(self.allowed, self.evidence_of(card_id), -np.inf)
+        limit = ALTERNATIVES if card_id in self.votes else len(CLASSES)
         out: list[Card] = []
         for k in np.argsort(-ev, kind="stable"):
             if not self.allowed[k]:
@@ -168,7 +171,7 @@ class CardBook:
             card = CLASSES[int(k)]
             if card == current or known[card] < copies:
                 out.append(card)
-                if len(out) >= ALTERNATIVES:
+                if len(out) >= limit:
                     break
         return out
 
