@@ -39,8 +39,12 @@ logger = logging.getLogger(__name__)
 
 DOWN_STEP = 0.08
 """Assumed step between face-down cards (of the card height) for their drawn outlines only."""
-TOO_DARK = 30.0
+TOO_DARK = 60.0
+"""The brightest parts of a picture (its 99th percentile of grey) must reach this: card faces are the
+brightest things on a table, and a dark cloth may keep the mean far lower (a dark blue table under
+good light has a mean of 30 and cards at 170)."""
 TOO_BRIGHT = 235.0
+"""The mean grey above which a picture is washed out."""
 TOO_BLURRED = 12.0
 
 
@@ -66,10 +70,11 @@ def _check_picture(image: np.ndarray) -> np.ndarray:
     height, width = image.shape[:2]
     if width < 200 or height < 120:
         raise BadPictureError(f"the picture is too small ({width}x{height}); at least 640x360 is needed to read cards")
-    brightness = float(cv2.cvtColor(cv2.resize(image, (160, 90), interpolation=cv2.INTER_AREA),
-                                    cv2.COLOR_BGR2GRAY).mean())
-    if brightness < TOO_DARK:
-        raise BadPictureError(f"the picture is too dark to read (mean brightness {brightness:.0f} of 255)")
+    grey = cv2.cvtColor(cv2.resize(image, (160, 90), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    brightest = float(np.percentile(grey, 99))
+    if brightest < TOO_DARK:
+        raise BadPictureError(f"the picture is too dark to read (its brightest parts reach {brightest:.0f} of 255)")
+    brightness = float(grey.mean())
     if brightness > TOO_BRIGHT:
         raise BadPictureError(f"the picture is too bright to read (mean brightness {brightness:.0f} of 255)")
     return image

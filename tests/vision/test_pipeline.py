@@ -88,6 +88,14 @@ def test_a_picture_too_dark_or_bright_is_refused(models: Models, value: int, wor
         read_table(np.full((720, 1280, 3), value, np.uint8), models)
 
 
+def test_a_dim_picture_whose_cards_still_show_is_read(models: Models) -> None:
+    """Dimmed to a mean brightness of 26 (a dark cloth under weak light), the cards still stand out."""
+    image = load_image(SAMPLES / "mid-2suit-wood.jpg")
+    dim = (image * 0.35).astype(np.uint8)
+    assert cv2.cvtColor(dim, cv2.COLOR_BGR2GRAY).mean() < 30
+    assert len(read_table(dim, models).cards) >= 0.9 * len(read_table(image, models).cards)
+
+
 def test_a_blurred_picture_is_refused(models: Models) -> None:
     image = load_image(SAMPLES / "mid-2suit-wood.jpg")
     blurred = cv2.GaussianBlur(image, (0, 0), 25)
