@@ -30,6 +30,10 @@ LINE_SPAN = 1.0
 """Card heights a column must run down before its drift across is measured."""
 LINE_FIT = 0.2
 """Card widths by which a card may leave its column's straight line (more: two columns as one)."""
+JOIN_CARDS = 3
+"""Cards a run needs before its step says how far the next card may lie (cards missed between)."""
+JOIN_MISSED = 2
+"""Cards the detector may have missed in a row inside a column."""
 SPREAD = 2.0
 """Card widths across which the measured columns must lie for the fan-out to be fitted (else one tilt)."""
 
@@ -111,6 +115,23 @@ def _across(points: np.ndarray, width: float, height: float) -> np.ndarray:
     return (xs - offset * depth) / scale
 
 
+def _join_missed(runs: list[list[int]], ys: np.ndarray) -> list[list[int]]:
+    """Runs of one column joined again where the gap between them is a few of the cascade's steps:
+    cards the detector missed (court cards, say), which under a slanted camera's longer near steps
+    can add up to more than a card height, not a pile of its own."""
+    joined = [list(runs[0])]
+    for run in runs[1:]:
+        above = joined[-1]
+        gaps = np.diff(ys[above])
+        if len(gaps) >= JOIN_CARDS - 1:
+            step = float(np.median(gaps))
+            if ys[run[0]] - ys[above[-1]] <= (JOIN_MISSED + 1.5) * step:
+                above.extend(run)
+                continue
+        joined.append(list(run))
+    return joined
+
+
 def group_columns(detections: Detections) -> Layout:
     """Cluster detections into columns and decide whether they form the ten columns of Spider."""
     n = len(detections)
@@ -126,7 +147,8 @@ def group_columns(detections: Detections) -> Layout:
     loose: list[int] = []
     for cluster in clusters:
         # A pile above or below the column (stock, removed runs) is more than a card height away.
-        runs = _split(points[:, 1], np.array(sorted(cluster, key=lambda i: points[i, 1])), 1.05 * height)
+        runs = _join_missed(_split(points[:, 1], np.array(sorted(cluster, key=lambda i: points[i, 1])),
+                                   1.05 * height), points[:, 1])
         main = max(runs, key=lambda run: (len(run), points[run[-1], 1]))
         columns.append(main)
         loose.extend(i for run in runs if run is not main for i in run)

@@ -64,6 +64,23 @@ def test_a_removed_run_beside_the_tableau_is_loose() -> None:
     assert [ids[i] for i in layout.loose] == [None]
 
 
+@pytest.mark.parametrize("missed, together", [(2, True), (5, False)])
+def test_cards_missed_inside_a_long_step_column_leave_it_one_column(missed: int, together: bool) -> None:
+    """Steps of 0.36 card heights (a near camera): two cards missed in a row leave a gap of 1.08 card
+    heights, more than the one that parts a column from a pile below it, yet the cards after the gap
+    are still the column's; five missed leave a pile of its own."""
+    step = 0.36 * HEIGHT
+    kept = [k for k in range(6 + missed + 2) if not 6 <= k < 6 + missed]
+    origins = np.array([[0.0, k * step] for k in kept] + [[c * 1.2 * WIDTH, 0.0] for c in range(1, 10)]) + 300
+    n = len(origins)
+    detections = Detections(np.ones(n), origins + 5, origins, np.tile([WIDTH, 0.0], (n, 1)),
+                            np.tile([0.0, HEIGHT], (n, 1)), np.tile([8, 20], (n, 1)))
+    layout = group_columns(detections)
+    first = layout.columns[0]
+    assert (len(first) == len(kept)) is together
+    assert (len(layout.loose) == 0) is together
+
+
 @pytest.mark.parametrize("ghost_score", [0.3, 0.6])
 def test_a_weak_ghost_pile_beside_the_first_column_is_loose(ghost_score: float) -> None:
     # A far view: the detector also fires, weakly, just left of column a. The ten real columns (each
