@@ -252,23 +252,23 @@ ECHO_FAR = 0.8
 
 
 def _without_echoes(cards: list[CardReading], allowed: np.ndarray) -> list[CardReading]:
-    """A column's face-up cards without echoes: decks that print the index in every corner show the
-    exposed card's index again at its bottom, and the detector may take it for one more card. The
-    echo lies far below the card and reads as it; a card read otherwise that lies a little further
-    down than a cascade's usual step is a real one (a camera close to the table makes the nearer
-    steps look longer)."""
-    kept: list[CardReading] = []
-    for card in cards:
-        if kept:
-            previous = kept[-1]
-            down = previous.quad[3] - previous.quad[0]
-            height = float(np.hypot(*down))
-            if height >= 1.0:
-                step = float((card.quad[0] - previous.quad[0]) @ down) / height ** 2
-                if step > ECHO_FAR or (step > ECHO and _same_read(card, previous, allowed)):
-                    continue
-        kept.append(card)
-    return kept
+    """A column's face-up cards without an echo: decks that print the index in every corner show the
+    exposed card's index again at its bottom, and the detector may take it for one more card. Only
+    the last detection can be that echo (the bottom corners of covered cards are hidden; cards found
+    further down after a long gap are cards the detector missed some before). The echo lies far
+    below the card and reads as it; a card read otherwise that lies a little further down than a
+    cascade's usual step is a real one (a camera close to the table makes the nearer steps look
+    longer)."""
+    if len(cards) < 2:
+        return cards
+    last, previous = cards[-1], cards[-2]
+    down = previous.quad[3] - previous.quad[0]
+    height = float(np.hypot(*down))
+    if height >= 1.0:
+        step = float((last.quad[0] - previous.quad[0]) @ down) / height ** 2
+        if step > ECHO_FAR or (step > ECHO and _same_read(last, previous, allowed)):
+            return cards[:-1]
+    return cards
 
 
 def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:

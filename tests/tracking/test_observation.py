@@ -42,6 +42,20 @@ def _view(piles: dict[int, list[str]], size: tuple[int, int] = (800, 400)):
     return view
 
 
+@pytest.mark.parametrize("gap", [0.9, 1.1])
+def test_cards_after_a_long_gap_in_a_column_are_kept(gap: float) -> None:
+    """Two court cards the detector missed under a near camera: the cards found after the gap lie
+    further below than any single step, but cards follow them, so they are not the exposed card's
+    bottom index seen again."""
+    cards = [_card(2, 0, "Kh"), _card(2, 1, "Qh")]
+    for k, name in enumerate(["9h", "8h"]):
+        card = _card(2, 1, name)
+        cards.append(replace(card, index=2 + k, quad=card.quad + [0.0, (gap + 0.3 * k) * HEIGHT]))
+    view = view_from_reading(TableReading(tuple(cards), None, (), 2, (800, 400)), 0,
+                             allowed_classes(SuitMode.TWO))
+    assert view is not None and len(view.columns[2]) == 4
+
+
 def _classes(*names: str) -> tuple[int, ...]:
     return tuple(class_index(Card.parse(name)) for name in names)
 
