@@ -401,12 +401,16 @@ class Tracker:
             return
         inference = self._infer(views)
         best = inference.best
-        if not inference.explained:
+        # A rule break is flagged from readings that all agree with it: where one shows a column
+        # otherwise (a pile's cards grouped with its neighbour's in one frame), look again first.
+        unsure = best.problems > 0 and any(not step.legal for step in best.steps)
+        if not inference.explained or unsure:
             period.attempts += 1
             if period.attempts < self.settings.retries and not final:
-                logger.debug("frame %d: table unexplained (best %s); waiting", self._frame, best.describe())
+                logger.debug("frame %d: table %s (best %s); waiting", self._frame,
+                             "unexplained" if not inference.explained else "not clear", best.describe())
                 return
-            if best.changed:
+            if best.changed and not inference.explained:
                 flags.append(Flag("misread", f"the table does not quite match the game; taking it as "
                                              f"{best.describe()} (check the cards)", frame=self._frame))
         period.resolved = True
