@@ -48,12 +48,8 @@ class GateSettings:
     """Width of the border (pixels of the small copy) where an arm is looked for."""
     segment: int = 20
     """Length of the border's segments along the top and bottom (the sides get proportionally shorter)."""
-    change: float = 18.0
-    """Grey levels by which a pixel must leave its old neighbourhood's range to count as changed (a dark
-    sleeve over a dark table differs from it by little more than 20)."""
-    flicker: float = 12.5
-    """Grey levels by which a border pixel must change from the previous frame to count as moving
-    while a changed border waits to become the new rest."""
+    change: float = 25.0
+    """Grey levels by which a pixel must leave its old neighbourhood's range to count as changed."""
     presence: float = 0.14
     """Share of one border segment that, changed, means an arm over the table."""
     shift: int = 1
@@ -99,7 +95,7 @@ class StabilityGate:
         still = s.stills or self.motion < s.motion
         # A border that has not changed at all from the last frame: a card or an object
         # lying there, not an arm (an arm always moves a little, even while it carries).
-        frozen = (s.stills or self.motion < s.frozen) and _border_change(moved > s.flicker, s) < FROZEN_BORDER
+        frozen = (s.stills or self.motion < s.frozen) and _border_change(moved > s.change / 2, s) < FROZEN_BORDER
         if frozen and not self._still:
             self._anchor = small
         self._still = self._still + 1 if frozen else 0
