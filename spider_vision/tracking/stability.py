@@ -46,10 +46,14 @@ class GateSettings:
     """The most mean change from the previous frame that still counts as still."""
     border: int = 6
     """Width of the border (pixels of the small copy) where an arm is looked for."""
+    inset: int = 1
+    """Outermost pixels of the small copy left out of the border: the picture's very edge changes with
+    a camera's drift or vignette (and the blur's reflection doubles it), an arm covers the border's depth."""
     segment: int = 20
     """Length of the border's segments along the top and bottom (the sides get proportionally shorter)."""
-    change: float = 25.0
-    """Grey levels by which a pixel must leave its old neighbourhood's range to count as changed."""
+    change: float = 18.0
+    """Grey levels by which a pixel must leave its old neighbourhood's range to count as changed (a dark
+    sleeve over a dark table differs from it by little more than 20)."""
     presence: float = 0.14
     """Share of one border segment that, changed, means an arm over the table."""
     shift: int = 1
@@ -154,6 +158,8 @@ def _change(small: np.ndarray, reference: np.ndarray, shift: int) -> np.ndarray:
 
 def _border_change(changed: np.ndarray, s: GateSettings) -> float:
     """The largest share of changed pixels in one segment of the picture's border."""
+    if s.inset > 0:
+        changed = changed[s.inset:-s.inset, s.inset:-s.inset]
     height, width = changed.shape
     w = s.border
     across = max(s.segment, 1)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from spider_vision.tracking import GateSettings, StabilityGate
-from tests.tracking.conftest import WIDTH, state_image
+from tests.tracking.conftest import HEIGHT, WIDTH, state_image
 
 
 def _states(gate: StabilityGate, images: list[np.ndarray]) -> list[str]:
@@ -79,3 +80,34 @@ def test_an_arm_drifting_too_slowly_to_see_between_frames_is_not_rest() -> None:
     _states(gate, [state_image(1)] * 4)
     states = _states(gate, [state_image(1, hand_at=(100 + k) / (WIDTH - 40)) for k in range(20)])
     assert "stable" not in states
+
+
+def _dark_sleeve(x: int) -> np.ndarray:
+    """An arm in a dark sleeve over a dark table: the bar is the table itself, 22 grey levels darker."""
+    image = state_image(1)
+    bar = image[HEIGHT // 3:, x:x + 40].astype(np.int16) - 22
+    image[HEIGHT // 3:, x:x + 40] = np.clip(bar, 0, 255).astype(np.uint8)
+    return image
+
+
+def test_a_dark_sleeve_held_still_over_a_dark_table_is_not_rest() -> None:
+    gate = StabilityGate(GateSettings(hold=3, patience=50))
+    _states(gate, [state_image(1)] * 4)
+    assert set(_states(gate, [_dark_sleeve(60)] * 10)) <= {"moving"}
+
+
+def _edge_changed(image: np.ndarray, side: str) -> np.ndarray:
+    """The picture with its outermost line of pixels 60 grey levels brighter (a vignette, a drift)."""
+    image = image.astype(np.int16)
+    line = {"top": (slice(0, 2), slice(None)), "bottom": (slice(HEIGHT - 2, HEIGHT), slice(None)),
+            "left": (slice(None), slice(0, 2)), "right": (slice(None), slice(WIDTH - 2, WIDTH))}[side]
+    image[line] += 60
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("side", ["top", "bottom", "left", "right"])
+def test_a_change_at_the_pictures_very_edge_is_not_an_arm(side: str) -> None:
+    gate = StabilityGate(GateSettings(hold=3, patience=50))
+    _states(gate, [state_image(1)] * 4)
+    states = _states(gate, [_edge_changed(state_image(1), side)] * 5)
+    assert states[-1] == "stable"
