@@ -272,10 +272,10 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
         singles.append(_hypothesis(scorer, (step,), step.after))
         if doubts and not step.legal and isinstance(move, TableauMove):
             singles += _repairs(scorer, position, step, doubts, variant)
-    plain = min((h.problems for h in singles if h.relabel is None), default=0.0)
-    # Reading a card again must explain the table as fully as taking the move as it looks: a
-    # relabelled move of fewer cards that leaves a column unexplained is not the break's excuse.
-    singles = [h for h in singles if h.relabel is None or h.problems <= plain]
+    if any(h.relabel is None and not h.problems and any(map(_breaks_rules, h.steps)) for h in singles):
+        # A rule break that explains every column is not excused by reading a card again in a way
+        # that leaves one unexplained (a relabelled move of fewer cards, the target showing more).
+        singles = [h for h in singles if h.relabel is None or not h.problems]
     candidates += singles
     if last is not None:
         candidates.append(_hypothesis(scorer, (), last.before, undo=last))
