@@ -67,7 +67,7 @@ def _runs(frames: list[int]) -> list[tuple[int, int]]:
 
 def one_video(path: Path, settings: GateSettings, min_area: int) -> dict:
     """The gate's false and missed rests on one video."""
-    truth = [json.loads(line) for line in gzip.open(path.with_suffix("").with_suffix(".frames.jsonl.gz"), "rt")]
+    truth = [json.loads(line) for line in gzip.open(path.with_name(f"{path.stem}.frames.jsonl.gz"), "rt")]
     capture = cv2.VideoCapture(str(path))
     gate = StabilityGate(settings)
     states: list[str] = []
