@@ -79,6 +79,10 @@ class CardBook:
         total, count = self.votes[card_id]
         return total / count
 
+    def seen(self, card_id: int) -> bool:
+        """Whether the camera has given the card any evidence yet."""
+        return card_id in self.votes
+
     def vote(self, card_id: int, mean: np.ndarray) -> None:
         """Add one period's mean evidence for a card."""
         total, count = self.votes.get(card_id, (np.zeros(52), 0))

@@ -175,11 +175,15 @@ class Scorer:
 
 
 def _moves(position: Position) -> list[Move]:
-    """Every move a hand can make: each tableau group (known cards) to each other column, and the deal."""
+    """Every move a hand can make: each tableau group to each other column, and the deal.
+
+    A group holds known cards, but for the exposed card, which may not have been in sight
+    yet (dealt past the picture's edge): it can be moved to where the camera sees it.
+    """
     moves: list[Move] = []
     for source, pile in enumerate(position.columns):
         for count in range(1, len(pile.up) + 1):
-            if pile.up[len(pile.up) - count] is None:
+            if count > 1 and pile.up[len(pile.up) - count] is None:
                 break
             moves.extend(TableauMove(source, target, count) for target in range(10) if target != source)
     if position.stock:
@@ -195,14 +199,14 @@ def _step(position: Position, move: Move, variant: Variant) -> Step | None:
 
 
 def _breaks_rules(step: Step) -> bool:
-    """Whether ``step`` is known to break the rules: a move onto a card turned over earlier in the
-    same sequence (not read yet) is judged once that card is read, not here."""
+    """Whether ``step`` is known to break the rules: a move onto or of a card not read yet (turned
+    over earlier in the same sequence, or not in sight) is judged once that card is read, not here."""
     if step.legal:
         return False
     move = step.move
     if isinstance(move, TableauMove):
-        target = step.before.columns[move.target].up
-        return not target or target[-1] is not None
+        source, target = step.before.columns[move.source].up, step.before.columns[move.target].up
+        return None not in source[len(source) - move.count:] and (not target or target[-1] is not None)
     return True
 
 

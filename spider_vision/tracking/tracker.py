@@ -459,13 +459,15 @@ class Tracker:
             self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags)
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
-            if number and any(None in pile.up for pile in self.position.columns):
-                # A card turned over earlier in the sequence: read it where it lies at the end,
-                # then judge the next move with it known.
+            unread = any(None in pile.up for pile in self.position.columns)
+            read = unread and bool(number or _touches_unread(self.position, step.move))
+            if read:
+                # A card turned over earlier in the sequence (or one not in sight yet that this
+                # move touches): read it where it lies at the end, then judge the move with it known.
                 if later is None:
                     later = _evidence_of(best.after, views)
-                self._read_new_cards(events, flags, later)
-            if number:  # earlier steps may have read or corrected cards: judge this one afresh
+                self._read_new_cards(events, flags, self._evidence_at_end(best.steps[number:], later), unseen=True)
+            if number or read:  # cards read or corrected since the inference: judge this step afresh
                 try:
                     step = apply_move(self.position, step.move, self.variant, force=True)
                 except IllegalMoveError as error:
@@ -474,6 +476,19 @@ class Tracker:
                 if not step.legal and isinstance(step.move, TableauMove):
                     step = self._legalise(step, events, flags)
             self._follow(step, events, flags)
+
+    def _evidence_at_end(self, steps: tuple[Step, ...],
+                         evidence: dict[tuple[int, int], np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
+        """For each card not read yet (by its column and slot now), the evidence where it lies
+        once ``steps`` are done (``evidence`` is by column and slot at the end)."""
+        assert self.position is not None and self._book is not None
+        book = CardBook([list(pile) for pile in self._book.ids], self._book.allowed, next_id=self._book.next_id)
+        unread = {book.id_at(column, slot): (column, slot) for column, pile in enumerate(self.position.columns)
+                  for slot, card in enumerate(pile.up) if card is None}
+        for step in steps:
+            book.follow(step)
+        return {unread[card_id]: evidence[(column, slot)] for column, ids in enumerate(book.ids)
+                for slot, card_id in enumerate(ids) if card_id in unread and (column, slot) in evidence}
 
     def _follow(self, step: Step, events: list[Event], flags: list[Flag]) -> None:
         """Carry out a step: the game, the card ids, the log and the flag of a rule break."""
@@ -633,22 +648,31 @@ class Tracker:
     # --- cards ---------------------------------------------------------------------------------
 
     def _read_new_cards(self, events: list[Event], flags: list[Flag],
-                        override: dict[tuple[int, int], np.ndarray] | None = None) -> None:
+                        override: dict[tuple[int, int], np.ndarray] | None = None, *, unseen: bool = False) -> None:
         """Give every turned-over or dealt card (``??``) the identity its evidence favours.
 
+        A card the camera has not seen yet (dealt past the picture's edge, say) stays
+        ``??`` until it has been, rather than get a guess in the log; ``unseen`` names
+        those too, with the best guess, when a move must be judged on them.
         ``override`` gives the evidence of cards by (column, slot) instead (a card turned
         over in the middle of a sequence of moves, read where it lies at its end).
         """
         assert self.position is not None and self.game is not None and self._book is not None
+        waiting: set[tuple[int, int]] = set()
         for _ in range(200):
             target = next(((c, pile.up.index(None)) for c, pile in enumerate(self.position.columns)
-                           if None in pile.up), None)
+                           if None in pile.up and (c, pile.up.index(None)) not in waiting), None)
             if target is None:
                 return
             column, slot = target
             card_id = self._book.id_at(column, slot)
             if override is not None and (column, slot) in override:
                 self._book.vote(card_id, override[(column, slot)])
+            if not unseen and not self._book.seen(card_id):
+                logger.info("frame %d: the card in column %s is not in sight yet; it stays unread", self._frame,
+                            column_letter(column))
+                waiting.add(target)
+                continue
             card, _ = self._book.best(card_id, self.position, None)
             if card is None:
                 logger.warning("no identity left for the card in column %s", column_letter(column))
@@ -733,6 +757,14 @@ def _header_source(name: str) -> str:
     if name in SOURCES:
         return name
     return "camera" if name.startswith("camera") else "video"
+
+
+def _touches_unread(position: Position, move: Move) -> bool:
+    """Whether a tableau move takes or goes onto a card not read yet (``??``)."""
+    if not isinstance(move, TableauMove):
+        return False
+    source, target = position.columns[move.source].up, position.columns[move.target].up
+    return None in source[len(source) - move.count:] or bool(target) and target[-1] is None
 
 
 def _evidence_of(position: Position, views: list[TableView]) -> dict[tuple[int, int], np.ndarray]:
