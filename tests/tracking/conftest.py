@@ -50,10 +50,12 @@ def state_of(image: np.ndarray) -> int:
 @dataclass
 class StandInReader:
     """Reads the positions of the states; ``misreads[(state, column, index)]`` is read instead
-    (with ``misread_share`` of the belief, the true card most of the rest)."""
+    (with ``misread_share`` of the belief, the true card most of the rest); the face-up cards
+    ``hidden`` (state, column, index) are out of sight (past the picture's edge, say)."""
 
     positions: list[Position]
     misreads: dict[tuple[int, int, int], Card] = field(default_factory=dict)
+    hidden: set[tuple[int, int, int]] = field(default_factory=set)
     sure: float = 0.97
     misread_share: float | None = None
 
@@ -69,6 +71,8 @@ class StandInReader:
                 cards.append(CardReading(column, index, False, None, 0.9, quad, quad))
             for slot, card in enumerate(pile.up):
                 index = len(pile.down) + slot
+                if (state, column, index) in self.hidden:
+                    continue
                 seen = self.misreads.get((state, column, index), card)
                 probabilities = np.zeros(52)
                 probabilities[classes] = (1 - self.sure) / (len(classes) - 1)
