@@ -463,7 +463,7 @@ class Tracker:
             read = unread and bool(number or _touches_unread(self.position, step.move))
             if read:
                 # A card turned over earlier in the sequence (or one not in sight yet that this
-                # move touches): read it where it lies at the end, then judge the move with it known.
+                # move takes or covers): read it where it lies at the end, then judge the move.
                 if later is None:
                     later = _evidence_of(best.after, views)
                 self._read_new_cards(events, flags, self._evidence_at_end(best.steps[number:], later), unseen=True)
@@ -669,8 +669,8 @@ class Tracker:
             if override is not None and (column, slot) in override:
                 self._book.vote(card_id, override[(column, slot)])
             if not unseen and not self._book.seen(card_id):
-                logger.info("frame %d: the card in column %s is not in sight yet; it stays unread", self._frame,
-                            column_letter(column))
+                logger.debug("frame %d: the card in column %s is not in sight yet; it stays unread", self._frame,
+                             column_letter(column))
                 waiting.add(target)
                 continue
             card, _ = self._book.best(card_id, self.position, None)
@@ -760,7 +760,10 @@ def _header_source(name: str) -> str:
 
 
 def _touches_unread(position: Position, move: Move) -> bool:
-    """Whether a tableau move takes or goes onto a card not read yet (``??``)."""
+    """Whether a move takes or covers a card not read yet (``??``): a deal covers every column's
+    last card, and a card is revealed in the log only while it is its column's lowest unread one."""
+    if isinstance(move, Deal):
+        return any(pile.up and pile.up[-1] is None for pile in position.columns)
     if not isinstance(move, TableauMove):
         return False
     source, target = position.columns[move.source].up, position.columns[move.target].up

@@ -13,6 +13,7 @@ from spider_vision.engine import (
     Column,
     Deal,
     Position,
+    Step,
     TableauMove,
     apply_move,
     deal_position,
@@ -404,26 +405,34 @@ def test_a_move_the_first_readings_of_a_rest_miss_is_followed_in_that_rest(late:
     assert replay(read_log(tmp_path / "game.jsonl")).consistent
 
 
-@pytest.mark.parametrize("into_sight", ["camera moved", "card moved"])
+@pytest.mark.parametrize("into_sight", ["camera moved", "card moved", "covered by a deal"])
 def test_a_card_dealt_out_of_sight_stays_unread_until_the_camera_sees_it(into_sight: str, tmp_path: Path) -> None:
     # Deal 13 gives column b an 8h that can go onto column g's 9h. While it lies past the
-    # picture's edge nothing names it; it is read once the camera sees it, where it lies or
-    # where the player put it, and the move of it is judged with it read.
+    # picture's edge nothing names it; it is read once the camera sees it, where it lies, where
+    # the player put it or under the next deal's card, before the move that takes or covers it.
     dealt = apply_move(deal_position(13, 2), Deal())
     pile = dealt.after.columns[1]
     card = pile.up[-1]
     assert card == Card.parse("8h")
-    later = dealt.after if into_sight == "camera moved" else apply_move(dealt.after, TableauMove(1, 6, 1)).after
-    reader = StandInReader([dealt.before, dealt.after, later], hidden={(1, 1, len(pile.down) + len(pile.up) - 1)})
-    tracker, updates = _track([dealt.before, dealt.after, later], tmp_path, reader)
+    moves = {"camera moved": [], "card moved": [TableauMove(1, 6, 1)], "covered by a deal": [Deal()]}[into_sight]
+    later = apply_move(dealt.after, moves[0]) if moves else dealt
+    reader = StandInReader([dealt.before, dealt.after, later.after],
+                           hidden={(1, 1, len(pile.down) + len(pile.up) - 1)})
+    tracker, updates = _track([dealt.before, dealt.after, later.after], tmp_path, reader)
     logged = [(e.kind, str(e.move) if isinstance(e, MoveEvent) else "abcdefghij"[e.column], getattr(e, "card", None))
               for e in tracker.history if isinstance(e, (MoveEvent, FlipEvent))]
-    dealt_flips = [("flip", "abcdefghij"[column], dealt.after.columns[column].up[-1]) for column in range(10)
-                   if column != 1]
-    expected = [("deal", "deal", None), *dealt_flips, ("flip", "b", card)]
+    expected = [("deal", "deal", None), *_flips(dealt, skip=1), ("flip", "b", card)]
     if into_sight == "card moved":
         expected.append(("move", "bg", None))
+    if into_sight == "covered by a deal":
+        expected += [("deal", "deal", None), *_flips(later)]
     assert logged == expected
     assert all(e.legal for e in tracker.history if isinstance(e, MoveEvent))
     assert not [f for u in updates for f in u.flags if f.kind in ("illegal-move", "misread")]
     assert replay(read_log(tmp_path / "game.jsonl")).consistent
+
+
+def _flips(dealt: Step, skip: int | None = None) -> list[tuple[str, str, Card]]:
+    """The flips the tracker logs for the cards a deal put on the columns (but ``skip``'s), a to j."""
+    return [("flip", "abcdefghij"[column], dealt.after.columns[column].up[-1]) for column in range(10)
+            if column != skip]
