@@ -174,16 +174,18 @@ class Scorer:
                 if 2 * sum(self.pile(k, pile).problems) > len(self.views)}
 
 
-def _moves(position: Position) -> list[Move]:
-    """Every move a hand can make: each tableau group to each other column, and the deal.
+def _moves(position: Position, unseen: frozenset[int] = frozenset()) -> list[Move]:
+    """Every move a hand can make: each tableau group of known cards to each other column, and the deal.
 
-    A group holds known cards, but for the exposed card, which may not have been in sight
-    yet (dealt past the picture's edge): it can be moved to where the camera sees it.
+    The exposed card of a column in ``unseen`` is not read yet because the camera has not seen
+    it (dealt past the picture's edge): it can be moved, to where the camera sees it. A card
+    turned over by an earlier move of the same sequence cannot: the hand that turned it over
+    did not move it in the same pause.
     """
     moves: list[Move] = []
     for source, pile in enumerate(position.columns):
         for count in range(1, len(pile.up) + 1):
-            if count > 1 and pile.up[len(pile.up) - count] is None:
+            if pile.up[len(pile.up) - count] is None and (count > 1 or source not in unseen):
                 break
             moves.extend(TableauMove(source, target, count) for target in range(10) if target != source)
     if position.stock:
@@ -269,7 +271,8 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
     scorer = Scorer(views)
     candidates = [_hypothesis(scorer, (), position)]
     singles: list[Hypothesis] = []
-    for move in _moves(position):
+    unseen = frozenset(k for k, pile in enumerate(position.columns) if pile.up and pile.up[-1] is None)
+    for move in _moves(position, unseen):
         step = _step(position, move, variant)
         if step is None:
             continue
@@ -296,7 +299,7 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
             open_columns = scorer.unexplained(first.after)
             if not open_columns:
                 continue
-            for move in _moves(first.after):
+            for move in _moves(first.after, unseen):
                 if isinstance(move, TableauMove) and not {move.source, move.target} & open_columns:
                     continue
                 step = _step(first.after, move, variant)
