@@ -1,6 +1,6 @@
 """Reading accuracy and speed of the vision pipeline on rendered tables it never trained on.
 
-    python3 bench/vision.py [--scenes N] [--style-scenes N] [--timing N] [--threads T] [--json OUT]
+    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--timing N] [--threads T] [--json OUT]
 
 Two held-out sets: seeds the training never used (training card styles), and
 the unseen style (procedural decks in the Caladea font, left out of
@@ -85,6 +85,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=100, help="held-out-seed scenes (default 100)")
     parser.add_argument("--style-scenes", type=int, default=100, help="unseen-style scenes (default 100)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="skip this many tables of each held-out set (a second sample of tables; default 0)")
     parser.add_argument("--samples", type=int, default=1, help="score the bundled stills too (default 1)")
     parser.add_argument("--timing", type=int, default=10, help="1920x1080 frames timed (default 10)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
@@ -95,9 +97,11 @@ def main() -> int:
     models = Models.load(args.models, threads=args.threads)
     figures: dict[str, object] = {}
     if args.scenes:
-        figures["held_out_seeds"] = measure(range(HELD_OUT_SEEDS, HELD_OUT_SEEDS + args.scenes), False, models)
+        first = HELD_OUT_SEEDS + args.first
+        figures["held_out_seeds"] = measure(range(first, first + args.scenes), False, models)
     if args.style_scenes:
-        figures["unseen_style"] = measure(range(STYLE_SEEDS, STYLE_SEEDS + args.style_scenes), True, models)
+        first = STYLE_SEEDS + args.first
+        figures["unseen_style"] = measure(range(first, first + args.style_scenes), True, models)
     if args.samples:
         figures["bundled_stills"] = measure_samples(models)
     if args.timing:
