@@ -212,3 +212,24 @@ def test_a_group_moved_whole_is_not_read_again_as_a_shorter_legal_one(monkeypatc
     inference = infer(believed.observed(), views, STANDARD, doubts=doubts)
     (step,) = inference.best.steps
     assert str(step.move) == str(move) and not step.legal and inference.best.relabel is None
+
+
+@pytest.mark.parametrize("unseen", [True, False])
+def test_a_card_not_in_sight_yet_can_be_moved_unread_but_not_one_just_turned_over(unseen: bool) -> None:
+    # Deal 13's deal gives column b an 8h that can go onto column g's 9h. Unread because it lay
+    # past the picture's edge, it is moved into sight; unread because the first move of a pair
+    # turned it over, it cannot be moved by the second: the pair of moves is not found.
+    start = deal_position(13, 2)
+    dealt = apply_move(start, Deal()).after
+    move = TableauMove(1, 6, 1)
+    after = apply_move(dealt, move).after
+    assert dealt.columns[1].up[-1] == Card.parse("8h")
+    if unseen:
+        known = dealt.observed()
+        columns = list(known.columns)
+        columns[1] = Column(columns[1].down, columns[1].up[:-1] + (None,))
+        inference = infer(Position(tuple(columns), known.stock, known.removed, known.mode), _views(after), STANDARD)
+        assert [str(m) for m in inference.best.moves] == ["bg"]
+    else:
+        inference = infer(_observed(start), _views(after), STANDARD)
+        assert "bg" not in [str(m) for m in inference.best.moves]
