@@ -5,10 +5,10 @@ frame, implausible peaks dropped); grouping into columns, repaired with the
 cascade's step (cards missed inside a column added); warnings about the
 framing (cards too small, columns off the picture); the corner reader on
 each card's corner crop (a column's last card read at its far corner too),
-with each column's sequence prior; the face-down
-counter on the strip above each column's lowest face-up card; the rules
-filter; the SPN. Partial views and layouts that are not Spider keep
-their cards and lose the position, with a warning saying why.
+with each column's sequence prior; the face-down counter on the strip
+above each column's lowest face-up card; the rules filter; the SPN.
+Partial views and layouts that are not Spider keep their cards and lose
+the position, with a warning saying why.
 """
 
 from __future__ import annotations
