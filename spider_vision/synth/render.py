@@ -102,7 +102,9 @@ def _bounds(placed: Sequence[PlacedCard]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def make_camera(scene: Scene, placed: Sequence[PlacedCard], *, jitter: Sequence[float] | None = None) -> Camera:
-    """The camera of a scene, aimed at the layout (and pulled back until it fits when ``fit_view``)."""
+    """The camera of a scene, aimed at the layout (and pulled back until it fits when ``fit_view``),
+    then moved by ``jitter`` (dx mm, dy mm, roll and tilt degrees): a video's wander moves the
+    camera it fitted once, and a small wander never changes the fit by a jump."""
     low, high = _bounds(placed)
     if scene.fit_view:
         target = (low + high) / 2 + np.array(scene.view_offset) * (high - low)
@@ -116,17 +118,17 @@ def make_camera(scene: Scene, placed: Sequence[PlacedCard], *, jitter: Sequence[
     distance = focal * CARD_HEIGHT_MM / scene.card_px
     dx, dy, droll, dtilt = jitter if jitter is not None else (0.0, 0.0, 0.0, 0.0)
 
-    def build(target: np.ndarray, distance: float) -> Camera:
+    def build(target: np.ndarray, distance: float, wander: bool = False) -> Camera:
         return Camera(
             width=scene.width, height=scene.height, focal=focal,
-            target=(float(target[0] + dx), float(target[1] + dy)), distance=distance,
-            tilt_deg=scene.tilt + dtilt, tilt_azimuth_deg=scene.tilt_azimuth,
-            roll_deg=scene.roll + droll, k1=scene.k1,
+            target=(float(target[0] + dx * wander), float(target[1] + dy * wander)), distance=distance,
+            tilt_deg=scene.tilt + dtilt * wander, tilt_azimuth_deg=scene.tilt_azimuth,
+            roll_deg=scene.roll + droll * wander, k1=scene.k1,
         )
 
     camera = build(target, distance)
     if not scene.fit_view or not placed:
-        return camera
+        return build(target, distance, wander=True)
     corners = np.concatenate([card.corners for card in placed])
     for _ in range(4):
         points = camera.distort_points(camera.project(corners))
@@ -148,7 +150,7 @@ def make_camera(scene: Scene, placed: Sequence[PlacedCard], *, jitter: Sequence[
             nearest = focal * CARD_HEIGHT_MM / (90 * scene.height / REFERENCE_HEIGHT)
             distance = min(distance * ratio * 1.02, max(nearest, distance))
         camera = build(target, distance)
-    return camera
+    return build(target, distance, wander=True)
 
 
 def _random_hands(scene: Scene, camera: Camera, placed: Sequence[PlacedCard], rng: random.Random) -> list[Hand]:

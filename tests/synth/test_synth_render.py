@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import cv2
 import numpy as np
@@ -11,6 +12,8 @@ import pytest
 from spider_vision.engine import Position, deal_position
 from spider_vision.synth import CardTruth, Rendering, Scene, random_scene, render
 from spider_vision.synth.faces import deck_for
+from spider_vision.synth.layout import Table, lay_out
+from spider_vision.synth.render import make_camera
 from spider_vision.synth.video import random_play
 
 
@@ -247,3 +250,18 @@ def test_card_edges_lie_where_the_truth_puts_them(k1: float, tilt: float, roll: 
             assert grey[inside[1], inside[0]] > grey[outside[1], outside[0]] + 40
             checked += 1
     assert checked >= 15
+
+
+@pytest.mark.parametrize("seed", [2, 4, 13])
+def test_a_small_camera_wander_moves_the_fitted_camera_without_a_jump(seed: int) -> None:
+    # These scenes' fits stop at another step of the fitting for some wanders; the wander must
+    # move the camera the fit settled on, or a video's camera jumps by 30 px between frames.
+    scene = random_scene(seed, 960, 540)
+    placed = lay_out(Table.from_position(deal_position(1, 4), random.Random(seed)), scene, seed)[0]
+    fitted = make_camera(scene, placed)
+    for k in range(30):
+        wander = np.random.default_rng(k).normal(0, 1, 4) * [0.25, 0.25, 0.03, 0.03]
+        camera = make_camera(scene, placed, jitter=wander)
+        assert np.allclose(np.array(camera.target) - fitted.target, wander[:2], atol=1e-6)
+        assert camera.distance == fitted.distance
+        assert camera.roll_deg == pytest.approx(fitted.roll_deg + wander[2])
