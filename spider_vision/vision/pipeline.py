@@ -4,11 +4,10 @@ Stages: picture checks; detection of face-up cards (corner index plus card
 frame, implausible peaks dropped); grouping into columns, repaired with the
 cascade's step (cards missed inside a column added); warnings about the
 framing (cards too small, columns off the picture); the corner reader on
-each card's corner crop (a column's last card read at its far corner too),
-with each column's sequence prior; the face-down counter on the strip
-above each column's lowest face-up card; the rules filter; the SPN.
-Partial views and layouts that are not Spider keep their cards and lose
-the position, with a warning saying why.
+each card's corner crop, with each column's sequence prior; the face-down
+counter on the strip above each column's lowest face-up card; the rules
+filter; the SPN. Partial views and layouts that are not Spider keep
+their cards and lose the position, with a warning saying why.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from spider_vision.vision.calibration import Calibration, CalibrationError
 from spider_vision.vision.cascade import repair_columns
 from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
-from spider_vision.vision.far_corner import far_corner_frame
 from spider_vision.vision.framing import framing_warnings
 from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
 from spider_vision.vision.layout import Layout, group_columns
@@ -48,10 +46,6 @@ good light has a mean of 30 and cards at 170)."""
 TOO_BRIGHT = 235.0
 """The mean grey above which a picture is washed out."""
 TOO_BLURRED = 12.0
-FAR_CORNER_SURE = 0.7
-"""A far-corner read counts only when its likeliest card has this probability (on 200 held-out tables,
-0.5-0.8 gave the most cards right before the column prior and rules, with no more wrong than the
-top-left index alone; every far read, multiplied in, gave twice as many wrong)."""
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -124,7 +118,9 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
             raise BadPictureError("the picture is too blurred to read cards from")
         raise NoCardsError("no cards found in the picture")
     detections, layout = repair_columns(detections, group_columns(detections))
-    rank, suit, embeddings = _read_corners(image, models, detections, layout)
+    crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
+                      zip(detections.origins, detections.rights, detections.downs)])
+    rank, suit, embeddings = models.read(crops)
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
         probabilities = calibration.adjust(probabilities, embeddings)
@@ -151,42 +147,6 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     order = sorted(range(len(cards)), key=lambda k: (cards[k].column is None, cards[k].column or 0, cards[k].index))
     elapsed = (time.perf_counter() - started) * 1000
     return TableReading(tuple(cards[k] for k in order), position, tuple(warnings), mode, (width, height), elapsed)
-
-
-def _read_corners(image: np.ndarray, models: Models, detections: Detections,
-                  layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rank and suit probabilities and embeddings of every detection's corner index.
-
-    A column's last card also shows its bottom-right index (``far_corner``):
-    both indices are read in one batch and, where the far one reads clearly
-    (``FAR_CORNER_SURE``), their rank and suit beliefs multiplied, as two
-    looks at one card. A far corner read unclearly is most often covered (a
-    hand, a neighbouring column) and is left out. The embedding stays the
-    top-left one, the view deck calibration learnt from.
-    """
-    frames = list(zip(detections.origins, detections.rights, detections.downs))
-    crops = [corner_crop(image, o, r, d) for o, r, d in frames]
-    second: list[int] = []
-    for column in layout.columns:
-        far = far_corner_frame(image, *frames[column[-1]])
-        if far is not None:
-            second.append(column[-1])
-            crops.append(corner_crop(image, *far))
-    rank, suit, embeddings = models.read(np.stack(crops))
-    count = len(frames)
-    for k, i in enumerate(second):
-        if float(rank[count + k].max() * suit[count + k].max()) < FAR_CORNER_SURE:
-            continue
-        rank[i] = _both(rank[i], rank[count + k])
-        suit[i] = _both(suit[i], suit[count + k])
-    return rank[:count], suit[:count], embeddings[:count]
-
-
-def _both(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """One belief from two looks at the same thing (independent reads: their product)."""
-    joint = first * second
-    total = float(joint.sum())
-    return joint / total if total > 0 else first
 
 
 def _cards(image: np.ndarray, models: Models, detections: Detections, layout: Layout,
