@@ -119,11 +119,12 @@ def make_camera(scene: Scene, placed: Sequence[PlacedCard], *, jitter: Sequence[
     dx, dy, droll, dtilt = jitter if jitter is not None else (0.0, 0.0, 0.0, 0.0)
 
     def build(target: np.ndarray, distance: float, wander: bool = False) -> Camera:
+        share = 1.0 if wander else 0.0
         return Camera(
             width=scene.width, height=scene.height, focal=focal,
-            target=(float(target[0] + dx * wander), float(target[1] + dy * wander)), distance=distance,
-            tilt_deg=scene.tilt + dtilt * wander, tilt_azimuth_deg=scene.tilt_azimuth,
-            roll_deg=scene.roll + droll * wander, k1=scene.k1,
+            target=(float(target[0] + share * dx), float(target[1] + share * dy)), distance=distance,
+            tilt_deg=scene.tilt + share * dtilt, tilt_azimuth_deg=scene.tilt_azimuth,
+            roll_deg=scene.roll + share * droll, k1=scene.k1,
         )
 
     camera = build(target, distance)
