@@ -37,7 +37,8 @@ from spider_vision.engine import (
 )
 from spider_vision.tracking.observation import Alignment, TableView, align_column, column_classes
 
-__all__ = ["Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer", "involved_cards", "with_card"]
+__all__ = ["Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer", "involved_cards", "touches_unread",
+           "with_card"]
 
 logger = logging.getLogger(__name__)
 
@@ -207,8 +208,7 @@ def _breaks_rules(step: Step) -> bool:
         return False
     move = step.move
     if isinstance(move, TableauMove):
-        source, target = step.before.columns[move.source].up, step.before.columns[move.target].up
-        return None not in source[len(source) - move.count:] and (not target or target[-1] is not None)
+        return not touches_unread(step.before, move)
     return True
 
 
@@ -242,6 +242,11 @@ def involved_cards(position: Position, move: TableauMove) -> list[tuple[int, int
     if target:
         cards.append((move.target, target - 1))
     return cards
+
+
+def touches_unread(position: Position, move: TableauMove) -> bool:
+    """Whether one of the cards that decide ``move`` (``involved_cards``) is not read yet (``??``)."""
+    return any(position.columns[column].up[slot] is None for column, slot in involved_cards(position, move))
 
 
 def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, variant: Variant) -> list[Hypothesis]:

@@ -56,7 +56,8 @@ from spider_vision.gamelog import (
     replay,
 )
 from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
-from spider_vision.tracking.inference import Hypothesis, Inference, Scorer, infer, involved_cards, with_card
+from spider_vision.tracking.inference import (Hypothesis, Inference, Scorer, infer, involved_cards, touches_unread,
+                                              with_card)
 from spider_vision.tracking.observation import (
     ColumnGuide, ColumnView, TableView, allowed_classes, view_from_reading,
 )
@@ -460,7 +461,7 @@ class Tracker:
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
             unread = any(None in pile.up for pile in self.position.columns)
-            read = unread and bool(number or _touches_unread(self.position, step.move))
+            read = unread and bool(number or _takes_or_covers_unread(self.position, step.move))
             if read:
                 # A card turned over earlier in the sequence (or one not in sight yet that this
                 # move takes or covers): read it where it lies at the end, then judge the move.
@@ -759,15 +760,12 @@ def _header_source(name: str) -> str:
     return "camera" if name.startswith("camera") else "video"
 
 
-def _touches_unread(position: Position, move: Move) -> bool:
+def _takes_or_covers_unread(position: Position, move: Move) -> bool:
     """Whether a move takes or covers a card not read yet (``??``): a deal covers every column's
     last card, and a card is revealed in the log only while it is its column's lowest unread one."""
     if isinstance(move, Deal):
         return any(pile.up and pile.up[-1] is None for pile in position.columns)
-    if not isinstance(move, TableauMove):
-        return False
-    source, target = position.columns[move.source].up, position.columns[move.target].up
-    return None in source[len(source) - move.count:] or bool(target) and target[-1] is None
+    return isinstance(move, TableauMove) and touches_unread(position, move)
 
 
 def _evidence_of(position: Position, views: list[TableView]) -> dict[tuple[int, int], np.ndarray]:
