@@ -160,23 +160,29 @@ class CardBook:
                     value -= LEGAL_PRIOR
         return value
 
-    def candidates(self, card_id: int, position: Position, current: Card | None) -> list[Card]:
+    def candidates(self, card_id: int, position: Position, current: Card | None,
+                   floor: float | None = None) -> list[Card]:
         """The likeliest identities by evidence that the suit mode still has a copy of: the best
-        ``ALTERNATIVES``, or all of them for a card never seen (dealt past the picture's edge, say),
-        which has no likeliest ones."""
+        ``ALTERNATIVES`` and every other one whose evidence is above ``floor``, or all of them for a
+        card never seen (dealt past the picture's edge, say), which has no likeliest ones.
+
+        The floor matters where the reader is unsure: a card whose index it cannot see clearly
+        spreads its evidence over many identities, and the one a legal move needs may come
+        seventh."""
         known = position.known_cards()
         copies = position.mode.copies
-        ev = np.where(self.allowed, self.evidence_of(card_id), -np.inf)
+        evidence = self.evidence_of(card_id)
+        ev = np.where(self.allowed, evidence, -np.inf)
         limit = ALTERNATIVES if card_id in self.votes else len(CLASSES)
         out: list[Card] = []
         for k in np.argsort(-ev, kind="stable"):
             if not self.allowed[k]:
                 break
+            if len(out) >= limit and (floor is None or evidence[k] <= floor):
+                break
             card = CLASSES[int(k)]
             if card == current or known[card] < copies:
                 out.append(card)
-                if len(out) >= limit:
-                    break
         return out
 
     def best(self, card_id: int, position: Position, current: Card | None) -> tuple[Card | None, float]:

@@ -532,7 +532,7 @@ class Tracker:
                 continue
             card_id = self._book.id_at(column, slot)
             base = self._book.score(card_id, current, known)
-            for card in self._book.candidates(card_id, position, current):
+            for card in self._book.candidates(card_id, position, current, floor=base - LEGAL_PRIOR):
                 cost = base - self._book.score(card_id, card, known)
                 if card != current and cost < LEGAL_PRIOR:
                     doubts.setdefault((column, slot), []).append((card, cost))
