@@ -50,14 +50,16 @@ def state_of(image: np.ndarray) -> int:
 @dataclass
 class StandInReader:
     """Reads the positions of the states; ``misreads[(state, column, index)]`` is read instead
-    (with ``misread_share`` of the belief, the true card most of the rest); the face-up cards
-    ``hidden`` (state, column, index) are out of sight (past the picture's edge, say)."""
+    (with ``misread_share`` of the belief, the true card most of the rest, or with the shares of
+    ``misread_belief`` when given: a reader unsure between many); the face-up cards ``hidden``
+    (state, column, index) are out of sight (past the picture's edge, say)."""
 
     positions: list[Position]
     misreads: dict[tuple[int, int, int], Card] = field(default_factory=dict)
     hidden: set[tuple[int, int, int]] = field(default_factory=set)
     sure: float = 0.97
     misread_share: float | None = None
+    misread_belief: dict[Card, float] = field(default_factory=dict)
 
     def __call__(self, image: np.ndarray) -> TableReading:
         state = state_of(image)
@@ -80,6 +82,10 @@ class StandInReader:
                 if seen != card and self.misread_share is not None:
                     probabilities[class_index(seen)] = self.misread_share
                     probabilities[class_index(card)] = self.sure - self.misread_share
+                if seen != card and self.misread_belief:
+                    probabilities[classes] = (1 - sum(self.misread_belief.values())) / len(classes)
+                    for other, share in self.misread_belief.items():
+                        probabilities[class_index(other)] = share
                 cards.append(CardReading(column, index, True, seen, self.sure, quad, quad,
                                          probabilities=probabilities))
         return TableReading(tuple(cards), None, (), int(position.mode), (WIDTH, HEIGHT))

@@ -253,6 +253,29 @@ def test_a_move_that_only_a_doubtful_read_makes_illegal_is_followed_as_legal(tmp
     assert replay(read_log(tmp_path / "game.jsonl")).consistent
 
 
+def test_a_move_onto_a_card_read_unsure_between_many_is_followed_as_legal(tmp_path: Path) -> None:
+    # The reader spreads its belief over seven wrong identities (an index hidden under the next
+    # column's card); the true one, which the move needs, is only the eighth likeliest.
+    start = deal_position(6, 4)
+    move = next(m for m in legal_moves(start) if isinstance(m, TableauMove) and start.columns[m.target].up)
+    target = start.columns[move.target]
+    true_card = target.up[-1]
+    others = [rank for rank in range(1, 14) if rank != true_card.rank][:7]
+    belief = {Card(rank, true_card.suit): 0.1 for rank in others}
+    belief[Card(others[0], true_card.suit)] = 0.2
+    belief[true_card] = 0.02
+    index = len(target.down) + len(target.up) - 1
+    reader = StandInReader([start, apply_move(start, move).after],
+                           misreads={(0, move.target, index): Card(others[0], true_card.suit)},
+                           misread_belief=belief)
+    tracker, updates = _track(reader.positions, tmp_path, reader)
+    events = [e for e in tracker.history if isinstance(e, MoveEvent)]
+    assert [(str(e.move), e.legal) for e in events] == [(str(move), True)]
+    corrections = [e for e in tracker.history if isinstance(e, CorrectionEvent)]
+    assert [(e.index, e.now.rank) for e in corrections] == [(index, true_card.rank)]
+    assert "illegal-move" not in [f.kind for u in updates for f in u.flags]
+
+
 def _take_back_cases() -> dict[str, tuple[Position, TableauMove]]:
     positions = _game(4, 1, 8)
     illegal = next((p, m) for p in positions for m in (TableauMove(s, t, 1) for s in range(10) for t in range(10))
