@@ -31,6 +31,11 @@ LEGAL_PRIOR = 5.0
 """Nats a kept constraint of a legal move is worth: players mostly play by the rules."""
 ALTERNATIVES = 6
 """Identities (by evidence) considered when a card may have been misread."""
+SPREAD_DOUBT = 3.0
+"""Nats within which further identities, beyond the ``ALTERNATIVES`` likeliest, are doubts as well: a
+reader unsure between many (an index half hidden by the next column's card) leaves the true one a few
+nats short. Further ones let a relabelled move explain a table where nothing moved (bench game
+735001: a Kh read as the 5h it is 4.9 nats short of, seventh)."""
 
 CLASSES = card_classes()
 

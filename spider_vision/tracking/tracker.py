@@ -55,7 +55,7 @@ from spider_vision.gamelog import (
     read_log,
     replay,
 )
-from spider_vision.tracking.identities import LEGAL_PRIOR, CardBook
+from spider_vision.tracking.identities import LEGAL_PRIOR, SPREAD_DOUBT, CardBook
 from spider_vision.tracking.inference import (Hypothesis, Inference, Scorer, infer, involved_cards, touches_unread,
                                               with_card)
 from spider_vision.tracking.observation import (
@@ -519,7 +519,7 @@ class Tracker:
                 ) -> dict[tuple[int, int], list[tuple[Card, float]]]:
         """The face-up cards (all, or ``cards`` as (column, slot)) that may have been misread: each other
         identity whose score (evidence and constraints) falls short of the card's by less than the prior
-        of a legal move, with the shortfall."""
+        of a legal move, with the shortfall; of those, the likeliest few and any within ``SPREAD_DOUBT``."""
         assert self.position is not None and self._book is not None
         position = self.position
         if cards is None:
@@ -532,7 +532,7 @@ class Tracker:
                 continue
             card_id = self._book.id_at(column, slot)
             base = self._book.score(card_id, current, known)
-            for card in self._book.candidates(card_id, position, current, floor=base - LEGAL_PRIOR):
+            for card in self._book.candidates(card_id, position, current, floor=base - SPREAD_DOUBT):
                 cost = base - self._book.score(card_id, card, known)
                 if card != current and cost < LEGAL_PRIOR:
                     doubts.setdefault((column, slot), []).append((card, cost))
