@@ -457,7 +457,8 @@ class Tracker:
             return
         if best.relabel is not None:
             relabel = best.relabel
-            self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags)
+            shown = best.moves[0] if relabel.by_move else None
+            self._read_again(relabel.column, relabel.slot, relabel.card, shown, events, flags)
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
             unread = any(None in pile.up for pile in self.position.columns)
@@ -562,16 +563,18 @@ class Tracker:
         assert self.position is not None
         return apply_move(self.position, move, self.variant, force=True)
 
-    def _read_again(self, column: int, slot: int, card: Card, move: Move, events: list[Event],
+    def _read_again(self, column: int, slot: int, card: Card, move: Move | None, events: list[Event],
                     flags: list[Flag]) -> None:
-        """The ``slot``-th face-up card of ``column`` is ``card``, as ``move`` shows: a correction and a flag."""
+        """The ``slot``-th face-up card of ``column`` is ``card``, as ``move`` shows (or, with none, as the
+        camera now reads it): a correction and a flag."""
         assert self.position is not None
         pile = self.position.columns[column]
         index = len(pile.down) + slot
         was = pile.up[slot]
         events.append(self._write_correction(column, index, card))
-        flags.append(Flag("misread", f"column {column_letter(column)}: {was} was a misread; {move} shows it "
-                                     f"is {card}", column, index, self._frame))
+        shows = f"{move} shows it is {card}" if move is not None else f"the camera now reads {card}"
+        flags.append(Flag("misread", f"column {column_letter(column)}: {was} was a misread; {shows}",
+                          column, index, self._frame))
 
     def _take_back(self) -> Event:
         assert self.game is not None and self._book is not None

@@ -233,3 +233,29 @@ def test_a_card_not_in_sight_yet_can_be_moved_unread_but_not_one_just_turned_ove
     else:
         inference = infer(_observed(start), _views(after), STANDARD)
         assert "bg" not in [str(m) for m in inference.best.moves]
+
+
+@pytest.mark.parametrize("moved", [False, True])
+def test_a_card_the_evidence_leaves_undecided_is_read_again_from_the_new_frames(moved: bool) -> None:
+    # The game has column b's card as a 5s, but the evidence so far barely prefers that to the 7s
+    # the new frames read: the table is the same (or one legal move on elsewhere) with the card read
+    # again, not a move invented to explain the card that changed.
+    believed = Position.from_spn("Ks|8h/2s|5s" + "/2s|9h" * 8 + " - - 2", validate=False)
+    truth = believed.with_columns({1: Column(believed.columns[1].down, (Card.parse("7s"),))})
+    move = TableauMove(0, 2, 1)  # the 8h of column a onto the 9h of column c
+    after = apply_move(truth, move).after if moved else truth
+    doubts = {(1, 0): [(Card.parse("7s"), 0.4)]}
+    inference = infer(believed.observed(), _views(after), STANDARD, doubts=doubts)
+    best = inference.best
+    assert best.relabel is not None and not best.relabel.by_move
+    assert (best.relabel.column, best.relabel.slot, best.relabel.card) == (1, 0, Card.parse("7s"))
+    assert [str(m) for m in best.moves] == (["ac"] if moved else [])
+    assert best.changed and inference.explained
+
+
+def test_a_card_the_evidence_holds_is_not_read_again_by_the_new_frames() -> None:
+    believed = Position.from_spn("Ks|8h/2s|5s" + "/2s|9h" * 8 + " - - 2", validate=False)
+    truth = believed.with_columns({1: Column(believed.columns[1].down, (Card.parse("7s"),))})
+    doubts = {(1, 0): [(Card.parse("7s"), 3.0)]}
+    inference = infer(believed.observed(), _views(truth), STANDARD, doubts=doubts)
+    assert inference.best.relabel is None
