@@ -10,9 +10,10 @@ single move explains the frames, or the best one breaks the rules, sequences
 of two are tried (a legal move missed in between may explain it). A move that
 breaks the rules only because of a doubtful card (``doubts``: the other
 identities a card may have, and what each costs against the evidence so far)
-is also tried as the legal move it is with that card read again. The best
-explanation wins; a different result scoring nearly as well makes it
-ambiguous.
+is also tried as the legal move it is with that card read again, and a card
+the evidence so far leaves undecided between two identities is read again by
+the new frames (``_rereads``). The best explanation wins; a different result
+scoring nearly as well makes it ambiguous.
 """
 
 from __future__ import annotations
