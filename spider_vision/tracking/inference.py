@@ -73,6 +73,10 @@ than a move invented to explain it (748002: a 7s first read as a 5s, then as a 7
 5s moved away and a 7s turned over)."""
 REREAD_BEST = 5
 """Explanations (no change and the best single moves) tried again with an undecided card read again."""
+REREAD_MARGIN = 3.0
+"""Nats by which the new frames must favour an undecided card's rival: a reader torn between two suits
+of a deck tips one way or the other from one rest to the next, and a card read again each time would
+swing with it (747002: a Kd corrected four times between Kd and Kh)."""
 
 Doubts = Mapping[tuple[int, int], Sequence[tuple[Card, float]]]
 """Per face-up card (column, slot among the face-up cards): identities it may have instead, each with
@@ -305,7 +309,7 @@ def _rereads(scorer: Scorer, position: Position, best: Sequence[Hypothesis], dou
                 step = _step(changed, move, variant)
                 if step is not None:
                     found.append(_hypothesis(scorer, (step,), step.after, relabel=relabel))
-    return found
+    return [replace(hypothesis, score=hypothesis.score - REREAD_MARGIN) for hypothesis in found]
 
 
 def infer(position: Position, views: Sequence[TableView], variant: Variant,
