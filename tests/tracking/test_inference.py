@@ -259,3 +259,15 @@ def test_a_card_the_evidence_holds_is_not_read_again_by_the_new_frames() -> None
     doubts = {(1, 0): [(Card.parse("7s"), 3.0)]}
     inference = infer(believed.observed(), _views(truth), STANDARD, doubts=doubts)
     assert inference.best.relabel is None
+
+
+def test_new_frames_that_barely_favour_the_rival_do_not_read_a_card_again() -> None:
+    # A reader torn between two identities tips one way or the other from one rest to the next: the
+    # frames must favour the rival clearly (here by 1.5 nats only) before the card is read again.
+    believed = Position.from_spn("Ks|8h/2s|5s" + "/2s|9h" * 8 + " - - 2", validate=False)
+    truth = believed.with_columns({1: Column(believed.columns[1].down, (Card.parse("7s"),))})
+    reader = StandInReader([truth], {(0, 1, 1): Card.parse("5s")}, sure=0.86, misread_share=0.16)
+    views = [view_from_reading(reader(state_image(0)), k, allowed_classes(truth.mode)) for k in range(2)]
+    doubts = {(1, 0): [(Card.parse("7s"), 0.4)]}
+    inference = infer(believed.observed(), views, STANDARD, doubts=doubts)
+    assert inference.best.relabel is None and not inference.best.changed
