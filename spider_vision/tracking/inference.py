@@ -10,9 +10,9 @@ single move explains the frames, or the best one breaks the rules, sequences
 of two are tried (a legal move missed in between may explain it). A move that
 breaks the rules only because of a doubtful card (``doubts``: the other
 identities a card may have, and what each costs against the evidence so far)
-is also tried as the legal move it is with that card read again, and a card
-the evidence so far leaves undecided between two identities is read again by
-the new frames (``_rereads``). The best explanation wins; a different result
+is also tried as the legal move it is with that card read again, and the best
+explanations with a card the evidence so far leaves undecided read as the new
+frames show it (``_rereads``). The best explanation wins; a different result
 scoring nearly as well makes it ambiguous.
 """
 
@@ -68,9 +68,11 @@ FIRST_OF_PAIRS = 12
 """Single moves extended to sequences of two when no single move explains the frames."""
 UNDECIDED = 1.0
 """Nats within which the evidence so far leaves a card undecided between two identities: the best
-explanations are also tried with it read as the other one, so that the new frames decide it rather
-than a move invented to explain it (748002: a 7s first read as a 5s, then as a 7s, taken for the
-5s moved away and a 7s turned over)."""
+explanations are also tried with it read as the other one, so that a card that now reads otherwise
+is not explained by a move invented for it (748002: a 7s first read as a 5s, then as a 7s, taken for
+the 5s moved away and a 7s turned over). Only the moves are taken from such an explanation; the
+card is left to the evidence gathered, one vote more, since the new frames may be the ones wrong
+(747002: a 5c read as a 5s for one rest)."""
 REREAD_BEST = 5
 """Explanations (no change and the best single moves) tried again with an undecided card read again."""
 REREAD_MARGIN = 3.0
@@ -87,7 +89,8 @@ its cost in nats (how much less the evidence so far and the legal moves favour i
 class Relabel:
     """A face-up card read again before the moves: the ``slot``-th face-up card of ``column`` is ``card``
     (it was ``was``); ``cost`` is what the evidence so far holds against that. ``by_move``: the move
-    shows it (it is legal only so); otherwise the new frames do."""
+    shows it (it is legal only so); otherwise only the new frames do, which chooses the moves but leaves
+    the card to the evidence gathered."""
 
     column: int
     slot: int
@@ -114,7 +117,7 @@ class Hypothesis:
 
     @property
     def changed(self) -> bool:
-        return bool(self.steps) or self.undo is not None or self.relabel is not None
+        return bool(self.steps) or self.undo is not None
 
     def describe(self) -> str:
         if self.undo is not None:
@@ -348,7 +351,7 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
         for first in singles[:FIRST_OF_PAIRS]:
             # A second move helps only where the first leaves the views unexplained.
             open_columns = scorer.unexplained(first.after)
-            if not open_columns or not first.steps:
+            if not open_columns or not first.steps or (first.relabel is not None and not first.relabel.by_move):
                 continue
             for move in _moves(first.after, unseen):
                 if isinstance(move, TableauMove) and not {move.source, move.target} & open_columns:

@@ -455,10 +455,12 @@ class Tracker:
         if best.undo is not None:
             events.append(self._take_back())
             return
-        if best.relabel is not None:
-            relabel = best.relabel
-            shown = best.moves[0] if relabel.by_move else None
-            self._read_again(relabel.column, relabel.slot, relabel.card, shown, events, flags)
+        relabel = best.relabel
+        if relabel is not None and relabel.by_move:
+            self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags)
+        # A card read otherwise by the new frames alone chose the moves; the card itself is left to
+        # the evidence gathered, so the moves are carried out on the game's own reading of it.
+        reread = relabel is not None and not relabel.by_move
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
             unread = any(None in pile.up for pile in self.position.columns)
@@ -469,7 +471,7 @@ class Tracker:
                 if later is None:
                     later = _evidence_of(best.after, views)
                 self._read_new_cards(events, flags, self._evidence_at_end(best.steps[number:], later), unseen=True)
-            if number or read:  # cards read or corrected since the inference: judge this step afresh
+            if number or read or reread:  # cards read or corrected since the inference: judge this step afresh
                 try:
                     step = apply_move(self.position, step.move, self.variant, force=True)
                 except IllegalMoveError as error:
@@ -563,18 +565,16 @@ class Tracker:
         assert self.position is not None
         return apply_move(self.position, move, self.variant, force=True)
 
-    def _read_again(self, column: int, slot: int, card: Card, move: Move | None, events: list[Event],
+    def _read_again(self, column: int, slot: int, card: Card, move: Move, events: list[Event],
                     flags: list[Flag]) -> None:
-        """The ``slot``-th face-up card of ``column`` is ``card``, as ``move`` shows (or, with none, as the
-        camera now reads it): a correction and a flag."""
+        """The ``slot``-th face-up card of ``column`` is ``card``, as ``move`` shows: a correction and a flag."""
         assert self.position is not None
         pile = self.position.columns[column]
         index = len(pile.down) + slot
         was = pile.up[slot]
         events.append(self._write_correction(column, index, card))
-        shows = f"{move} shows it is {card}" if move is not None else f"the camera now reads {card}"
-        flags.append(Flag("misread", f"column {column_letter(column)}: {was} was a misread; {shows}",
-                          column, index, self._frame))
+        flags.append(Flag("misread", f"column {column_letter(column)}: {was} was a misread; {move} shows it "
+                                     f"is {card}", column, index, self._frame))
 
     def _take_back(self) -> Event:
         assert self.game is not None and self._book is not None
