@@ -10,10 +10,9 @@ single move explains the frames, or the best one breaks the rules, sequences
 of two are tried (a legal move missed in between may explain it). A move that
 breaks the rules only because of a doubtful card (``doubts``: the other
 identities a card may have, and what each costs against the evidence so far)
-is also tried as the legal move it is with that card read again, and the best
-explanations with a card the evidence so far leaves undecided read as the new
-frames show it (``_rereads``). The best explanation wins; a different result
-scoring nearly as well makes it ambiguous.
+is also tried as the legal move it is with that card read again. The best
+explanation wins; a different result scoring nearly as well makes it
+ambiguous.
 """
 
 from __future__ import annotations
@@ -66,19 +65,6 @@ TOLERATED = 1.0
 """Columns per view (median) that may show something unexplained: a stray detection is common."""
 FIRST_OF_PAIRS = 12
 """Single moves extended to sequences of two when no single move explains the frames."""
-UNDECIDED = 1.0
-"""Nats within which the evidence so far leaves a card undecided between two identities: the best
-explanations are also tried with it read as the other one, so that a card that now reads otherwise
-is not explained by a move invented for it (748002: a 7s first read as a 5s, then as a 7s, taken for
-the 5s moved away and a 7s turned over). Only the moves are taken from such an explanation; the
-card is left to the evidence gathered, one vote more, since the new frames may be the ones wrong
-(747002: a 5c read as a 5s for one rest)."""
-REREAD_BEST = 5
-"""Explanations (no change and the best single moves) tried again with an undecided card read again."""
-REREAD_MARGIN = 3.0
-"""Nats by which the new frames must favour an undecided card's rival: a reader torn between two suits
-of a deck tips one way or the other from one rest to the next, and a card read again each time would
-swing with it (747002: a Kd corrected four times between Kd and Kh)."""
 
 Doubts = Mapping[tuple[int, int], Sequence[tuple[Card, float]]]
 """Per face-up card (column, slot among the face-up cards): identities it may have instead, each with
@@ -88,16 +74,13 @@ its cost in nats (how much less the evidence so far and the legal moves favour i
 @dataclass(frozen=True)
 class Relabel:
     """A face-up card read again before the moves: the ``slot``-th face-up card of ``column`` is ``card``
-    (it was ``was``); ``cost`` is what the evidence so far holds against that. ``by_move``: the move
-    shows it (it is legal only so); otherwise only the new frames do, which chooses the moves but leaves
-    the card to the evidence gathered."""
+    (it was ``was``); ``cost`` is what the evidence so far holds against that."""
 
     column: int
     slot: int
     card: Card
     was: Card
     cost: float
-    by_move: bool = True
 
 
 @dataclass(frozen=True)
@@ -286,35 +269,6 @@ def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, var
     return found
 
 
-def _rereads(scorer: Scorer, position: Position, best: Sequence[Hypothesis], doubts: Doubts,
-             variant: Variant) -> list[Hypothesis]:
-    """The explanations ``best`` again, each with one card the evidence leaves undecided (``UNDECIDED``)
-    read as its rival; a card a move decides stays with ``_repairs``."""
-    found = []
-    for (column, slot), options in doubts.items():
-        was = position.columns[column].up[slot]
-        if was is None:
-            continue
-        for card, cost in options:
-            if cost >= UNDECIDED:
-                continue
-            changed = with_card(position, column, slot, card)
-            relabel = Relabel(column, slot, card, was, max(cost, 0.0), by_move=False)
-            for hypothesis in best:
-                if hypothesis.relabel is not None or hypothesis.undo is not None or len(hypothesis.steps) > 1:
-                    continue
-                if not hypothesis.steps:
-                    found.append(_hypothesis(scorer, (), changed, relabel=relabel))
-                    continue
-                move = hypothesis.steps[0].move
-                if isinstance(move, TableauMove) and (column, slot) in involved_cards(position, move):
-                    continue
-                step = _step(changed, move, variant)
-                if step is not None:
-                    found.append(_hypothesis(scorer, (step,), step.after, relabel=relabel))
-    return [replace(hypothesis, score=hypothesis.score - REREAD_MARGIN) for hypothesis in found]
-
-
 def infer(position: Position, views: Sequence[TableView], variant: Variant,
           last: Step | None = None, doubts: Doubts | None = None) -> Inference:
     """Explain the views from ``position``; ``last`` is the move that may be taken back, ``doubts`` the
@@ -334,9 +288,6 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
         # A rule break that explains every column is not excused by reading a card again in a way
         # that leaves one unexplained (a relabelled move of fewer cards, the target showing more).
         singles = [h for h in singles if h.relabel is None or not h.problems]
-    if doubts:
-        leading = sorted(singles, key=lambda h: -h.score)[:REREAD_BEST]
-        singles += _rereads(scorer, position, [candidates[0], *leading], doubts, variant)
     candidates += singles
     if last is not None:
         candidates.append(_hypothesis(scorer, (), last.before, undo=last))
@@ -351,7 +302,7 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
         for first in singles[:FIRST_OF_PAIRS]:
             # A second move helps only where the first leaves the views unexplained.
             open_columns = scorer.unexplained(first.after)
-            if not open_columns or not first.steps or (first.relabel is not None and not first.relabel.by_move):
+            if not open_columns:
                 continue
             for move in _moves(first.after, unseen):
                 if isinstance(move, TableauMove) and not {move.source, move.target} & open_columns:

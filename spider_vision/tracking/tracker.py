@@ -455,12 +455,9 @@ class Tracker:
         if best.undo is not None:
             events.append(self._take_back())
             return
-        relabel = best.relabel
-        if relabel is not None and relabel.by_move:
+        if best.relabel is not None:
+            relabel = best.relabel
             self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags)
-        # A card read otherwise by the new frames alone chose the moves; the card itself is left to
-        # the evidence gathered, so the moves are carried out on the game's own reading of it.
-        reread = relabel is not None and not relabel.by_move
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
             unread = any(None in pile.up for pile in self.position.columns)
@@ -471,7 +468,7 @@ class Tracker:
                 if later is None:
                     later = _evidence_of(best.after, views)
                 self._read_new_cards(events, flags, self._evidence_at_end(best.steps[number:], later), unseen=True)
-            if number or read or reread:  # cards read or corrected since the inference: judge this step afresh
+            if number or read:  # cards read or corrected since the inference: judge this step afresh
                 try:
                     step = apply_move(self.position, step.move, self.variant, force=True)
                 except IllegalMoveError as error:
