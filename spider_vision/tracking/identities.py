@@ -33,7 +33,7 @@ ALTERNATIVES = 6
 """Identities (by evidence) considered when a card may have been misread."""
 SPREAD_DOUBT = 3.0
 """Nats within which further identities, beyond the ``ALTERNATIVES`` likeliest, are doubts as well: a
-reader unsure between many (an index half hidden by the next column's card) leaves the true one a few
+reader unsure between many (an index hidden under the next column's card) leaves the true one a few
 nats short. Further ones let a relabelled move explain a table where nothing moved (bench game
 735001: a Kh read as the 5h it is 4.9 nats short of, seventh)."""
 
