@@ -116,20 +116,20 @@ def make_camera(scene: Scene, placed: Sequence[PlacedCard], *, jitter: Sequence[
         target = np.array([np.quantile(centres[:, 0], quantiles[0]), np.quantile(centres[:, 1], quantiles[1])])
     focal = scene.focal_factor * scene.width
     distance = focal * CARD_HEIGHT_MM / scene.card_px
-    dx, dy, droll, dtilt = jitter if jitter is not None else (0.0, 0.0, 0.0, 0.0)
+    wander = tuple(jitter) if jitter is not None else (0.0, 0.0, 0.0, 0.0)
 
-    def build(target: np.ndarray, distance: float, wander: bool = False) -> Camera:
-        share = 1.0 if wander else 0.0
+    def build(target: np.ndarray, distance: float, moved: Sequence[float] = (0.0, 0.0, 0.0, 0.0)) -> Camera:
+        dx, dy, droll, dtilt = moved
         return Camera(
             width=scene.width, height=scene.height, focal=focal,
-            target=(float(target[0] + share * dx), float(target[1] + share * dy)), distance=distance,
-            tilt_deg=scene.tilt + share * dtilt, tilt_azimuth_deg=scene.tilt_azimuth,
-            roll_deg=scene.roll + share * droll, k1=scene.k1,
+            target=(float(target[0] + dx), float(target[1] + dy)), distance=distance,
+            tilt_deg=scene.tilt + dtilt, tilt_azimuth_deg=scene.tilt_azimuth,
+            roll_deg=scene.roll + droll, k1=scene.k1,
         )
 
     camera = build(target, distance)
     if not scene.fit_view or not placed:
-        return build(target, distance, wander=True)
+        return build(target, distance, wander)
     corners = np.concatenate([card.corners for card in placed])
     for _ in range(4):
         points = camera.distort_points(camera.project(corners))
@@ -151,7 +151,7 @@ def make_camera(scene: Scene, placed: Sequence[PlacedCard], *, jitter: Sequence[
             nearest = focal * CARD_HEIGHT_MM / (90 * scene.height / REFERENCE_HEIGHT)
             distance = min(distance * ratio * 1.02, max(nearest, distance))
         camera = build(target, distance)
-    return build(target, distance, wander=True)
+    return build(target, distance, wander)
 
 
 def _random_hands(scene: Scene, camera: Camera, placed: Sequence[PlacedCard], rng: random.Random) -> list[Hand]:
