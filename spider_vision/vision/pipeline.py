@@ -4,7 +4,8 @@ Stages: picture checks; detection of face-up cards (corner index plus card
 frame, implausible peaks dropped); grouping into columns, repaired with the
 cascade's step (cards missed inside a column added); warnings about the
 framing (cards too small, columns off the picture); the corner reader on
-each card's corner crop, with each column's sequence prior; the face-down
+each card's corner crop, with the pip count of each column's uncovered
+last card multiplied in and each column's sequence prior; the face-down
 counter on the strip above each column's lowest face-up card; the rules
 filter; the SPN. Partial views and layouts that are not Spider keep
 their cards and lose the position, with a warning saying why.
@@ -28,6 +29,7 @@ from spider_vision.vision.framing import framing_warnings
 from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
 from spider_vision.vision.layout import Layout, group_columns
 from spider_vision.vision.models import Models
+from spider_vision.vision.pips import weigh_ranks
 from spider_vision.vision.position import build_spn
 from spider_vision.vision.reading import CardReading, TableReading
 from spider_vision.vision.rules import (apply_rules, choose_down_counts, column_prior, infer_suits,
@@ -121,6 +123,9 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
                       zip(detections.origins, detections.rights, detections.downs)])
     rank, suit, embeddings = models.read(crops)
+    uncovered = [column[-1] for column in layout.columns]
+    rank = weigh_ranks(rank, image, [(i, detections.origins[i], detections.rights[i], detections.downs[i])
+                                     for i in uncovered])
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
         probabilities = calibration.adjust(probabilities, embeddings)

@@ -1,0 +1,119 @@
+"""The pip count of an uncovered card, and how it weighs the reader's rank probabilities."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from spider_vision.synth.render import Rendering
+from spider_vision.synth.truth import CardTruth
+from spider_vision.vision.pips import MIN_CARD_HEIGHT, count_pips, rank_likelihood, weigh_ranks
+from spider_vision.vision.training.dataset import render_seed
+
+CARD = (120.0, 180.0)
+ORIGIN = np.array([40.0, 30.0])
+LAYOUTS = {  # pip centres in card widths and heights, as a standard deck lays them out
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.2), (0.5, 0.8)],
+    3: [(0.5, 0.2), (0.5, 0.5), (0.5, 0.8)],
+    4: [(u, v) for u in (0.27, 0.73) for v in (0.2, 0.8)],
+    5: [(u, v) for u in (0.27, 0.73) for v in (0.2, 0.8)] + [(0.5, 0.5)],
+    6: [(u, v) for u in (0.27, 0.73) for v in (0.2, 0.5, 0.8)],
+    7: [(u, v) for u in (0.27, 0.73) for v in (0.2, 0.5, 0.8)] + [(0.5, 0.35)],
+    8: [(u, v) for u in (0.27, 0.73) for v in (0.2, 0.5, 0.8)] + [(0.5, 0.35), (0.5, 0.65)],
+    9: [(u, v) for u in (0.27, 0.73) for v in (0.2, 0.4, 0.6, 0.8)] + [(0.5, 0.5)],
+    10: [(u, v) for u in (0.27, 0.73) for v in (0.2, 0.4, 0.6, 0.8)] + [(0.5, 0.3), (0.5, 0.7)],
+}
+
+
+def _card(pips: int, *, hand: bool = False, ink: tuple[int, int, int] = (30, 30, 30),
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A green table with one upright white card showing ``pips`` pips in ``ink`` (BGR) and an index in two corners."""
+    image = np.full((260, 220, 3), (90, 120, 80), np.uint8)
+    width, height = CARD
+    right, down = np.array([width, 0.0]), np.array([0.0, height])
+    x0, y0 = ORIGIN.astype(int)
+    cv2.rectangle(image, (x0, y0), (x0 + int(width), y0 + int(height)), (245, 245, 240), -1)
+    for u, v in ((0.07, 0.08), (0.93, 0.92)):
+        cv2.putText(image, "8", (int(x0 + u * width) - 5, int(y0 + v * height) + 5), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.6, (20, 20, 20), 2)
+    for u, v in LAYOUTS[pips]:
+        cv2.circle(image, (int(x0 + u * width), int(y0 + v * height)), 7, ink, -1)
+    if hand:
+        cv2.ellipse(image, (x0 + 90, y0 + 150), (60, 45), 20, 0, 360, (120, 160, 220), -1)
+    return image, ORIGIN, right, down
+
+
+@pytest.mark.parametrize("pips", sorted(LAYOUTS))
+def test_the_pips_of_a_whole_face_are_counted(pips: int) -> None:
+    image, origin, right, down = _card(pips)
+    assert count_pips(image, origin, right, down) == pips
+
+
+def test_a_hand_over_the_face_says_nothing() -> None:
+    image, origin, right, down = _card(6, hand=True)
+    assert count_pips(image, origin, right, down) is None
+
+
+@pytest.mark.parametrize("ink", [(40, 20, 200), (180, 90, 0), (40, 130, 0)])
+def test_coloured_pips_are_counted_too(ink: tuple[int, int, int]) -> None:
+    image, origin, right, down = _card(5, ink=ink)
+    assert count_pips(image, origin, right, down) == 5
+
+
+def test_pips_on_one_side_only_say_nothing() -> None:
+    image, origin, right, down = _card(6)
+    x0, y0 = ORIGIN.astype(int)
+    cv2.circle(image, (x0 + 33, y0 + 126), 7, (30, 30, 30), -1)  # a seventh pip with no partner
+    cv2.circle(image, (x0 + 87, y0 + 120), 7, (30, 30, 30), -1)  # and an eighth
+    assert count_pips(image, origin, right, down) is None
+    image, origin, right, down = _card(1)
+    cv2.rectangle(image, (x0 + 50, y0 + 80), (x0 + 70, y0 + 100), (245, 245, 240), -1)  # the ace's pip gone
+    cv2.circle(image, (x0 + 33, y0 + 40), 7, (30, 30, 30), -1)  # and a lone blob off the middle
+    assert count_pips(image, origin, right, down) is None
+
+
+@pytest.mark.parametrize(("count", "likeliest"), [(1, {1, 11, 12, 13}), (2, {2, 11, 12, 13}), (6, {6}),
+                                                  (10, {10})])
+def test_the_likeliest_ranks_are_the_count_and_low_counts_never_weigh_against_courts(
+        count: int, likeliest: set[int]) -> None:
+    likelihood = rank_likelihood(count)
+    assert {rank for rank in range(1, 14) if likelihood[rank - 1] == likelihood.max()} == likeliest
+
+
+@pytest.mark.parametrize(("height", "weighed"), [(CARD[1], True), (MIN_CARD_HEIGHT - 1.0, False)])
+def test_a_six_read_as_a_4_is_settled_by_its_pips_unless_it_is_too_small_to_count(height: float,
+                                                                                   weighed: bool) -> None:
+    scale = height / CARD[1]
+    image, origin, right, down = _card(6)
+    image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    rank = np.full((1, 13), 0.01)
+    rank[0, 3], rank[0, 5] = 0.5, 0.38  # a 4 first, a 6 second
+    rank /= rank.sum(axis=1, keepdims=True)
+    out = weigh_ranks(rank, image, [(0, origin * scale, right * scale, down * scale)])
+    assert np.isclose(out[0].sum(), 1.0)
+    if weighed:
+        assert out[0].argmax() == 5
+    else:
+        assert np.array_equal(out, rank)
+
+
+def _uncovered_number_cards(seed: int) -> tuple[Rendering, list[CardTruth]]:
+    rendering = render_seed(seed)
+    return rendering, [card for card in rendering.cards
+                       if card.pile == "tableau" and card.face_up and card.card is not None
+                       and card.visible_fraction > 0.97 and 1 <= card.card.rank <= 10
+                       and np.linalg.norm(np.subtract(card.quad[3], card.quad[0])) >= MIN_CARD_HEIGHT]
+
+
+def test_rendered_number_cards_are_mostly_counted_right() -> None:
+    counted = total = 0
+    for seed in range(100000, 100012):
+        rendering, cards = _uncovered_number_cards(seed)
+        for card in cards:
+            quad = np.array(card.quad, float)
+            counted += count_pips(rendering.image, quad[0], quad[1] - quad[0], quad[3] - quad[0]) == card.card.rank
+            total += 1
+    assert total >= 30
+    assert counted / total >= 0.8
