@@ -22,6 +22,7 @@ side only.
 from __future__ import annotations
 
 import logging
+
 import cv2
 import numpy as np
 
@@ -63,6 +64,7 @@ COURT = RIGHT
 """Likelihood of 1-4 blobs on a court card (its letter, frame or picture in a few pieces): as high as a
 number card's own count, so that a count of 1 to 4 never weighs against a court."""
 FAR = 0.01
+
 
 def count_pips(image: np.ndarray, origin: np.ndarray, right: np.ndarray, down: np.ndarray) -> int | None:
     """The pips on the card face in the frame (``origin``, ``right``, ``down``); ``None``: the face says nothing."""
