@@ -74,7 +74,7 @@ def measure(seeds: range, held_out_style: bool, models: Models) -> dict[str, obj
                 band["cards"] += 1
                 band["counted"] += count is not None
                 band["count right"] += count == true_rank
-            weighed = weigh_ranks(rank, image, [(i, *frame)])
+            weighed = weigh_ranks(rank, image, detections, [i])
             before, after = rank[i].argmax() + 1 == true_rank, weighed[i].argmax() + 1 == true_rank
             effect["same" if before == after else "fixed" if after else "broken"] += 1
     return {"number_cards_by_height": {band: dict(counts) for band, counts in counted.items()},

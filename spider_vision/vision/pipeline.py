@@ -123,9 +123,7 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
                       zip(detections.origins, detections.rights, detections.downs)])
     rank, suit, embeddings = models.read(crops)
-    uncovered = [column[-1] for column in layout.columns]
-    rank = weigh_ranks(rank, image, [(i, detections.origins[i], detections.rights[i], detections.downs[i])
-                                     for i in uncovered])
+    rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
         probabilities = calibration.adjust(probabilities, embeddings)

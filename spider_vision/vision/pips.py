@@ -26,6 +26,7 @@ import logging
 import cv2
 import numpy as np
 
+from spider_vision.vision.detect import Detections
 from spider_vision.vision.geometry import warp_region
 
 __all__ = ["MIN_CARD_HEIGHT", "count_pips", "rank_likelihood", "weigh_ranks"]
@@ -125,15 +126,15 @@ def rank_likelihood(count: int) -> np.ndarray:
     return out
 
 
-def weigh_ranks(rank: np.ndarray, image: np.ndarray,
-                frames: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> np.ndarray:
+def weigh_ranks(rank: np.ndarray, image: np.ndarray, detections: Detections, uncovered: list[int]) -> np.ndarray:
     """Rank probabilities (n, 13) with the pip count of each uncovered card multiplied in.
 
-    ``frames`` lists (detection, origin, right, down) of the cards whose
-    whole face shows; cards under ``MIN_CARD_HEIGHT`` pixels are left alone.
+    ``uncovered`` lists the detections whose whole face shows; cards under
+    ``MIN_CARD_HEIGHT`` pixels are left alone.
     """
     rank = rank.copy()
-    for i, origin, right, down in frames:
+    for i in uncovered:
+        origin, right, down = detections.origins[i], detections.rights[i], detections.downs[i]
         if float(np.linalg.norm(down)) < MIN_CARD_HEIGHT:
             continue
         count = count_pips(image, origin, right, down)

@@ -8,6 +8,7 @@ import pytest
 
 from spider_vision.synth.render import Rendering
 from spider_vision.synth.truth import CardTruth
+from spider_vision.vision.detect import Detections
 from spider_vision.vision.pips import MIN_CARD_HEIGHT, count_pips, rank_likelihood, weigh_ranks
 from spider_vision.vision.training.dataset import render_seed
 
@@ -91,7 +92,10 @@ def test_a_six_read_as_a_4_is_settled_by_its_pips_unless_it_is_too_small_to_coun
     rank = np.full((1, 13), 0.01)
     rank[0, 3], rank[0, 5] = 0.5, 0.38  # a 4 first, a 6 second
     rank /= rank.sum(axis=1, keepdims=True)
-    out = weigh_ranks(rank, image, [(0, origin * scale, right * scale, down * scale)])
+    detections = Detections(scores=np.array([0.9]), centres=(origin + [6.0, 9.0])[None] * scale,
+                            origins=origin[None] * scale, rights=right[None] * scale, downs=down[None] * scale,
+                            index_sizes=np.array([[8.0, 16.0]]) * scale)
+    out = weigh_ranks(rank, image, detections, [0])
     assert np.isclose(out[0].sum(), 1.0)
     if weighed:
         assert out[0].argmax() == 5
