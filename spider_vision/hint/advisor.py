@@ -122,7 +122,8 @@ class HintSession:
         self._stalled = self._stalled + 1 if progress == self._last_progress else 0
         self._last_progress = progress
         moves = legal_moves(observed)
-        if not moves:
+        if not moves or _unread(observed):
+            # A card not yet read may be the one a move needs: no plan or world can be made without it.
             return _no_move(observed)
         # A run removed with fewer than ten cards left on the table and cards still in the stock
         # loses the game: the columns can no longer all be filled, so the stock can never be dealt.
@@ -359,8 +360,13 @@ def _votes(worlds: list[World], allowed: dict[str, Move]) -> Counter[str]:
     return Counter(first for world in worlds for first in world.lines if first in allowed)
 
 
+def _unread(position: Position) -> bool:
+    """Whether a face-up card of ``position`` is not yet read (``??``)."""
+    return any(None in column.up for column in position.columns)
+
+
 def _no_move(observed: Position) -> Hint:
-    if any(None in column.up for column in observed.columns):
+    if _unread(observed):
         return Hint(None, "read the cards not yet known (??) before asking for a move", None)
     if observed.is_won:
         return Hint(None, "the game is won", 1.0)

@@ -73,8 +73,14 @@ def test_the_winning_move_is_found() -> None:
     assert advice.win_estimate == 1.0
 
 
-def test_unread_cards_must_be_read_first() -> None:
-    unread = Position.from_spn("6|??/6|??/6|??/6|??/6|??/6|??/6|??/6|??/10|??/10|?? - ss 1")
+@pytest.mark.parametrize("spn", [
+    "6|??/6|??/6|??/6|??/6|??/6|??/6|??/6|??/10|??/10|?? - ss 1",
+    # one card unread among legal moves (a picture of a 4-suit table)
+    "3|AdQcKdQd/5|4c3s8c8s7dKcQdJh/5|5d2hAh4c3h6h9h8d7d6d/5|??3sQhTsTc9h8h7h/|KsQsJsTs/4|3dJcTh3cKh2sAs/"
+    "4|5c7sKcQhTh8s/4|2sAcJsTd6s5s4s/4|5h2dAd8h6h4d3d/4|8c7cJcTcKs - - 4",
+])
+def test_unread_cards_must_be_read_first(spn: str) -> None:
+    unread = Position.from_spn(spn)
     advice = hint(unread, limits=FAST)
     assert advice.move is None and not advice.lost
     assert "read the cards" in advice.reason
