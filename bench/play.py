@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from spider_vision.engine import Game, SuitMode, deal_position  # noqa: E402
-from spider_vision.hint import HintLimits, HintSession, game_progress  # noqa: E402
+from spider_vision.hint import HintLimits, HintLimitsError, HintSession, game_progress  # noqa: E402
 
 MOVE_CAP = 1000
 RESIGN_AFTER = 30
@@ -121,10 +121,13 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()
-    limits = HintLimits(
-        movetime=args.movetime, samples=args.samples, nodes_per_move=args.nodes_per_move,
-        first_width=args.first_width,
-    )
+    try:
+        limits = HintLimits(
+            movetime=args.movetime, samples=args.samples, nodes_per_move=args.nodes_per_move,
+            first_width=args.first_width,
+        )
+    except HintLimitsError as error:
+        parser.error(str(error))
     budget = f"{args.nodes_per_move} positions" if args.nodes_per_move else f"movetime {args.movetime}s"
     print(
         f"hint engine: {budget} per move, {args.samples} samples, first beam {args.first_width}; "

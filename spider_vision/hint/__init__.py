@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from spider_vision.hint.advisor import Hint, HintLimits, HintSession, game_progress, hint
+from spider_vision.hint.advisor import Hint, HintLimits, HintLimitsError, HintSession, game_progress, hint
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 
 __all__ = [
     "Hint",
     "HintLimits",
+    "HintLimitsError",
     "HintSession",
     "Knowledge",
     "determinise",

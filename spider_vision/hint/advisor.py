@@ -24,23 +24,31 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from spider_vision.engine import Card, Deal, Move, Position, TableauMove, apply_move, legal_moves, parse_move
+from spider_vision.engine.errors import SpiderError
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 from spider_vision.hint.worlds import World, advance, infer_move
 from spider_vision.solver import SolveLimits, SolveResult, solve
 from spider_vision.solver.solving import FIRST_WIDTH, explore
 
-__all__ = ["Hint", "HintLimits", "HintSession", "game_progress", "hint"]
+__all__ = ["MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "game_progress", "hint"]
 
 logger = logging.getLogger(__name__)
 
 STALL_LIMIT = 8
 PLAN_NODES = 50000
 """Positions the plan on the known cards may examine (it takes a few milliseconds)."""
+MAX_SAMPLES = 256
+"""Most worlds a hint may keep: each is dealt before the search starts, so a huge number would outlast
+any move time."""
 MIN_AGREE = 2
 """Won worlds whose lines must start with a move before it overrides the blind plan: one world's
 line leans on that world's hidden cards (``bench/play.py``, deals 1..30, measured together with the
 stalled-deal rule: 2 suits 19 won against 15 with 1, 4 suits 6 against 5)."""
+
+
+class HintLimitsError(SpiderError):
+    """Limits a hint cannot work within (no worlds, too many, no time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +75,14 @@ class HintLimits:
     nodes_per_move: int | None = None
     first_width: int = FIRST_WIDTH
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.samples <= MAX_SAMPLES:
+            raise HintLimitsError(f"a hint samples 1 to {MAX_SAMPLES} worlds, not {self.samples}")
+        if not self.movetime > 0:
+            raise HintLimitsError(f"the move time must be more than 0 seconds, not {self.movetime}")
+        if self.nodes_per_move is not None and self.nodes_per_move < 1:
+            raise HintLimitsError(f"the positions per move must be at least 1, not {self.nodes_per_move}")
 
 
 @dataclass(frozen=True)

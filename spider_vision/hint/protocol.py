@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from spider_vision.engine import Card, NotationError, Position, SpiderError, parse_card
-from spider_vision.hint.advisor import Hint, HintLimits, HintSession
+from spider_vision.hint.advisor import MAX_SAMPLES, Hint, HintLimits, HintSession
 from spider_vision.hint.knowledge import Knowledge
 
 __all__ = ["EngineProtocol", "format_hint"]
@@ -92,6 +92,8 @@ class EngineProtocol:
             if name == "movetime":
                 limits = replace(limits, movetime=max(number, 1) / 1000)
             elif name == "samples":
+                if number > MAX_SAMPLES:
+                    return [f"error go samples {number}: at most {MAX_SAMPLES} sampled worlds"]
                 limits = replace(limits, samples=max(number, 1))
             else:
                 limits = replace(limits, seed=number)

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from spider_vision.engine import Column, Deal, Game, Position, apply_move, deal_position, legal_moves
-from spider_vision.hint import HintLimits, HintSession, advisor, game_progress, hint
+from spider_vision.hint import HintLimits, HintLimitsError, HintSession, advisor, game_progress, hint
 from spider_vision.hint.tactics import tactical_score
 from spider_vision.solver import SolveLimits, SolveResult
 from spider_vision.solver.solving import ExploreResult, explore
@@ -244,3 +244,17 @@ def test_a_hint_never_strands_the_stock() -> None:
     start = Position.from_spn(STRANDING)
     assert "ba" in {str(move) for move in legal_moves(start)}
     assert str(hint(start, limits=FAST).move) != "ba"
+
+
+@pytest.mark.parametrize(
+    ("limits", "words"),
+    [
+        ({"samples": 0}, "1 to 256 worlds, not 0"),
+        ({"samples": advisor.MAX_SAMPLES + 1}, "not 257"),
+        ({"movetime": 0.0}, "more than 0 seconds"),
+        ({"nodes_per_move": 0}, "at least 1"),
+    ],
+)
+def test_limits_a_hint_cannot_keep_are_refused(limits: dict, words: str) -> None:
+    with pytest.raises(HintLimitsError, match=words):
+        HintLimits(**limits)

@@ -41,7 +41,7 @@ def test_go_answers_info_then_a_legal_bestmove() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad_go", ["go movetime", "go movetime fast", "go depth 3", "go samples -1"]
+    "bad_go", ["go movetime", "go movetime fast", "go depth 3", "go samples -1", "go samples 99999999 movetime 10"]
 )
 def test_bad_go_is_an_error_and_the_engine_keeps_running(bad_go: str) -> None:
     protocol = EngineProtocol(FAST)
