@@ -14,6 +14,8 @@ import os
 import sys
 from typing import Sequence
 
+import cv2
+
 from spider_vision import __version__
 from spider_vision.cli import (
     analyze,
@@ -75,6 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_opencv() -> None:
+    """Keep OpenCV's and FFmpeg's own warnings off stderr: a file it cannot read gets our one line,
+    not "moov atom not found" or "PNG input buffer is incomplete" before it. ``-v`` keeps them."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET, read when a video is opened
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command and return its exit code."""
     parser = build_parser()
@@ -83,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    if not args.verbose:
+        _quiet_opencv()
     run = getattr(args, "run", None)
     if run is None:
         run = main_job.run

@@ -101,3 +101,22 @@ def test_bad_input_in_a_real_process(argv) -> None:
                           text=True, timeout=60, cwd=REPO)
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "content"),
+    [
+        ("analyze", "cut.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40),
+        ("track", "junk.mp4", bytes(range(256)) * 20),
+    ],
+)
+def test_a_file_opencv_cannot_read_gets_our_line_only(tmp_path: Path, command: str, name: str,
+                                                        content: bytes) -> None:
+    """OpenCV and FFmpeg print their own warnings on such files ("moov atom not found"); they are kept quiet."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    extra = ["--log", str(tmp_path / "game.jsonl")] if command == "track" else []
+    done = subprocess.run([sys.executable, "-m", "spider_vision", command, str(path), *extra],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("spider-vision")
