@@ -23,8 +23,17 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from spider_vision.engine import Card, Deal, Move, Position, TableauMove, apply_move, legal_moves, parse_move
-from spider_vision.engine.errors import SpiderError
+from spider_vision.engine import (
+    Card,
+    Deal,
+    Move,
+    Position,
+    SpiderError,
+    TableauMove,
+    apply_move,
+    legal_moves,
+    parse_move,
+)
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 from spider_vision.hint.worlds import World, advance, infer_move
