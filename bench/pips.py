@@ -27,8 +27,8 @@ import numpy as np  # noqa: E402
 from spider_vision.vision import Models  # noqa: E402
 from spider_vision.vision.cascade import repair_columns  # noqa: E402
 from spider_vision.vision.detect import detect_cards  # noqa: E402
-from spider_vision.vision.geometry import corner_crop  # noqa: E402
 from spider_vision.vision.layout import group_columns  # noqa: E402
+from spider_vision.vision.pipeline import read_corners  # noqa: E402
 from spider_vision.vision.pips import MIN_CARD_HEIGHT, count_pips, weigh_ranks  # noqa: E402
 from spider_vision.vision.training.dataset import render_seed  # noqa: E402
 
@@ -55,9 +55,7 @@ def measure(seeds: range, held_out_style: bool, models: Models) -> dict[str, obj
         if not truth:
             continue
         centres = np.array([np.mean(card.index_quad, axis=0) for card in truth])
-        crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
-                          zip(detections.origins, detections.rights, detections.downs)])
-        rank, _, _ = models.read(crops)
+        rank, _, _ = read_corners(image, models, detections)
         for column in layout.columns:
             i = column[-1]
             gaps = np.linalg.norm(centres - detections.centres[i], axis=1)

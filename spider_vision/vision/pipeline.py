@@ -35,7 +35,7 @@ from spider_vision.vision.reading import CardReading, TableReading
 from spider_vision.vision.rules import (apply_rules, choose_down_counts, column_prior, infer_suits,
                                         joint_probabilities)
 
-__all__ = ["calibrate", "load_image", "read_table"]
+__all__ = ["calibrate", "load_image", "read_corners", "read_table"]
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +107,14 @@ def _visible_part(quad: np.ndarray, cover_from: float | None) -> np.ndarray:
     return np.array([o, o + r, o + r + t * d, o + t * d])
 
 
+def read_corners(image: np.ndarray, models: Models, detections: Detections
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reader on each detection's corner crop: rank (n, 13) and suit (n, 4) probabilities, embeddings."""
+    crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
+                      zip(detections.origins, detections.rights, detections.downs)])
+    return models.read(crops)
+
+
 def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
                calibration: Calibration | None = None,
                known: dict[tuple[int, int], Card] | None = None) -> TableReading:
@@ -120,9 +128,7 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
             raise BadPictureError("the picture is too blurred to read cards from")
         raise NoCardsError("no cards found in the picture")
     detections, layout = repair_columns(detections, group_columns(detections))
-    crops = np.stack([corner_crop(image, o, r, d) for o, r, d in
-                      zip(detections.origins, detections.rights, detections.downs)])
-    rank, suit, embeddings = models.read(crops)
+    rank, suit, embeddings = read_corners(image, models, detections)
     rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
@@ -218,7 +224,5 @@ def calibrate(image: np.ndarray, models: Models, cards: list[Card]) -> Calibrati
     order = [i for column in layout.columns for i in column] + list(layout.loose)
     if len(order) != len(cards):
         raise CalibrationError(f"{len(cards)} cards named but {len(order)} face-up cards found in the photo")
-    crops = np.stack([corner_crop(image, detections.origins[i], detections.rights[i], detections.downs[i])
-                      for i in order])
-    _, _, embeddings = models.read(crops)
+    _, _, embeddings = read_corners(image, models, detections.subset(np.array(order, dtype=int)))
     return Calibration.from_examples(embeddings, cards)
