@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from spider_vision.engine import Card, NotationError, Position, SpiderError, parse_card
-from spider_vision.hint.advisor import MAX_SAMPLES, Hint, HintLimits, HintSession
+from spider_vision.hint.advisor import Hint, HintLimits, HintLimitsError, HintSession
 from spider_vision.hint.knowledge import Knowledge
 
 __all__ = ["EngineProtocol", "format_hint"]
@@ -89,14 +89,15 @@ class EngineProtocol:
             if name not in _GO_OPTIONS or not value.isdigit():
                 return [f"error go option '{name} {value}': use movetime <ms>, samples <k>, seed <n>"]
             number = int(value)
-            if name == "movetime":
-                limits = replace(limits, movetime=max(number, 1) / 1000)
-            elif name == "samples":
-                if number > MAX_SAMPLES:
-                    return [f"error go samples {number}: at most {MAX_SAMPLES} sampled worlds"]
-                limits = replace(limits, samples=max(number, 1))
-            else:
-                limits = replace(limits, seed=number)
+            try:
+                if name == "movetime":
+                    limits = replace(limits, movetime=max(number, 1) / 1000)
+                elif name == "samples":
+                    limits = replace(limits, samples=max(number, 1))
+                else:
+                    limits = replace(limits, seed=number)
+            except HintLimitsError as error:
+                return [f"error go {name} {value}: {error}"]
         if self._session is None or self._session.limits.seed != limits.seed:
             self._session = HintSession(limits)
         self._session.limits = limits
