@@ -9,7 +9,8 @@ changed only when it leaves the range of the pixels around it before):
 * presence: a hand reaches over the table with its arm, and the arm crosses
   the picture's edge; the cards stay inside. The border is cut into short
   segments, and one segment largely changed since the last frame at rest
-  means an arm.
+  means an arm. The border is compared with dark levels spread apart: a
+  dark sleeve over a dark table differs from it by only a few levels.
 
 A frame is ``stable`` once both tests have been quiet for ``hold`` frames in a
 row, ``settling`` while they are quiet for fewer, ``moving`` otherwise. When
@@ -34,6 +35,12 @@ __all__ = ["GateSettings", "StabilityGate"]
 
 SIZE = (160, 90)
 """Width and height of the small copy the tests run on."""
+LIFT_GREY = 128.0
+"""The level whose changes ``_lift`` keeps at their size."""
+LIFT_FLOOR = 32.0
+"""Below this level ``_lift`` spreads levels no further (a nearly black channel is mostly noise)."""
+MAX_LIFT = float(np.sqrt(LIFT_GREY / LIFT_FLOOR))
+"""How much ``_lift`` spreads the levels at and below ``LIFT_FLOOR``."""
 FROZEN_BORDER = 0.005
 """The largest share of a border segment that may change while the border counts as frozen."""
 
@@ -52,8 +59,9 @@ class GateSettings:
     segment: int = 20
     """Length of the border's segments along the top and bottom (the sides get proportionally shorter)."""
     change: float = 18.0
-    """Grey levels by which a pixel must leave its old neighbourhood's range to count as changed (a dark
-    sleeve over a dark table differs from it by little more than 20)."""
+    """Levels by which a border pixel must leave its old neighbourhood's range to count as changed, once
+    ``_lift`` has spread dark levels apart (a navy sleeve over dark wood differs from it by only 10-15
+    grey levels)."""
     presence: float = 0.14
     """Share of one border segment that, changed, means an arm over the table."""
     shift: int = 1
@@ -75,6 +83,7 @@ class StabilityGate:
     def __init__(self, settings: GateSettings | None = None) -> None:
         self.settings = settings or GateSettings()
         self._previous: np.ndarray | None = None
+        self._previous_lifted: np.ndarray | None = None
         self._reference: np.ndarray | None = None
         self._anchor: np.ndarray | None = None
         self._quiet = 0
@@ -86,27 +95,30 @@ class StabilityGate:
         """The state of this frame."""
         s = self.settings
         small = _small(image)
+        lifted = _lift(small)
         if self._previous is None or self._previous.shape != small.shape:
-            self._previous = small
-            self._reference = small
+            self._previous, self._previous_lifted = small, lifted
+            self._reference = self._anchor = lifted
             self._quiet = 1
             self._still = 1
             self.motion = self.presence = 0.0
             return "stable" if s.hold <= 1 else "settling"
         moved = _change(small, self._previous, s.shift)
         self.motion = float(moved.mean())
-        self._previous = small
         still = s.stills or self.motion < s.motion
         # A border that has not changed at all from the last frame: a card or an object
         # lying there, not an arm (an arm always moves a little, even while it carries).
-        frozen = (s.stills or self.motion < s.frozen) and _border_change(moved > s.change / 2, s) < FROZEN_BORDER
+        assert self._previous_lifted is not None
+        border_moved = _change(lifted, self._previous_lifted, s.shift) > s.change / 2
+        frozen = (s.stills or self.motion < s.frozen) and _border_change(border_moved, s) < FROZEN_BORDER
+        self._previous, self._previous_lifted = small, lifted
         if frozen and not self._still:
-            self._anchor = small
+            self._anchor = lifted
         self._still = self._still + 1 if frozen else 0
         assert self._reference is not None
-        self.presence = _border_change(_change(small, self._reference, s.shift) > s.change, s)
+        self.presence = _border_change(_change(lifted, self._reference, s.shift) > s.change, s)
         if (still and self.presence >= s.presence and self._still >= s.patience
-                and self._border_kept(small)):
+                and self._border_kept(lifted)):
             # The frozen frames were at rest all along, only the border held them back: a
             # player's pause between moves may be hardly longer than the patience.
             self.presence = 0.0
@@ -114,21 +126,21 @@ class StabilityGate:
         quiet = still and self.presence < s.presence
         self._quiet = self._quiet + 1 if quiet else 0
         if self._quiet >= s.hold:
-            self._reference = small
+            self._reference = lifted
             return "stable"
         return "settling" if quiet else "moving"
 
-    def _border_kept(self, small: np.ndarray) -> bool:
+    def _border_kept(self, lifted: np.ndarray) -> bool:
         """Whether the border is still as it was when the frozen frames began: an arm carrying cards
         very slowly changes it too little from one frame to the next, but over the patience it
         changes as much as an arm coming in (a camera's slow drift does not)."""
         assert self._anchor is not None
-        changed = _change(small, self._anchor, self.settings.shift) > self.settings.change
+        changed = _change(lifted, self._anchor, self.settings.shift) > self.settings.change
         return _border_change(changed, self.settings) < self.settings.presence
 
     def reset(self) -> None:
         """Forget everything (a new source)."""
-        self._previous = self._reference = self._anchor = None
+        self._previous = self._previous_lifted = self._reference = self._anchor = None
         self._quiet = self._still = 0
 
 
@@ -138,6 +150,14 @@ def _small(image: np.ndarray) -> np.ndarray:
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
     return cv2.GaussianBlur(small, (5, 5), 0).astype(np.float32)
+
+
+def _lift(small: np.ndarray) -> np.ndarray:
+    """The small copy with dark levels spread apart, for the border test: a dark sleeve over a dark
+    table changes a pixel by fewer levels than over a bright one (as the eye sees it, the same step).
+    Mid grey keeps its scale; a level of 30 counts about twice, white about 0.7 times."""
+    return np.where(small >= LIFT_FLOOR, 2.0 * np.sqrt(LIFT_GREY * np.maximum(small, LIFT_FLOOR)),
+                    2.0 * np.sqrt(LIFT_GREY * LIFT_FLOOR) + MAX_LIFT * (small - LIFT_FLOOR))
 
 
 def _change(small: np.ndarray, reference: np.ndarray, shift: int) -> np.ndarray:

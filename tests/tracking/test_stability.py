@@ -111,3 +111,25 @@ def test_a_change_at_the_pictures_very_edge_is_not_an_arm(side: str) -> None:
     _states(gate, [state_image(1)] * 4)
     states = _states(gate, [_edge_changed(state_image(1), side)] * 5)
     assert states[-1] == "stable"
+
+
+def _night_table(seed: int, sleeve_at: int | None = None) -> np.ndarray:
+    """A dark wood table in a dim room (blue 10, green 21, red 35) with a few levels of sensor noise that
+    differ from frame to frame; ``sleeve_at`` lays a grey sleeve (19, 22, 22) across the bottom edge
+    there: no channel differs from the table by more than 13 levels."""
+    rng = np.random.default_rng(seed)
+    image = np.empty((HEIGHT, WIDTH, 3), np.int16)
+    image[:] = (10, 21, 35)
+    if sleeve_at is not None:
+        image[HEIGHT // 3:, sleeve_at:sleeve_at + 40] = (19, 22, 22)
+    image += rng.integers(-2, 3, image.shape, dtype=np.int16)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("sleeve, rest", [(None, True), (60, False)])
+def test_a_grey_sleeve_over_a_dim_table_is_seen_and_the_dim_table_alone_is_rest(sleeve: int | None,
+                                                                                 rest: bool) -> None:
+    gate = StabilityGate(GateSettings(hold=3, patience=50))
+    _states(gate, [_night_table(k) for k in range(4)])
+    states = _states(gate, [_night_table(10 + k, sleeve) for k in range(10)])
+    assert (states[-1] == "stable") == rest and ("stable" in states) == rest
