@@ -17,6 +17,7 @@ it: predicted cards past the last one seen cost little there.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -173,6 +174,20 @@ class ColumnGuide:
         theirs = other.across[max(-shift, 0): 10 - max(shift, 0)]
         return bool(np.median(np.abs(mine - theirs)) < 0.3 * self.spacing)
 
+    def regular(self) -> bool:
+        """Whether the columns lie on a smooth run across the picture, as ten columns seen in
+        perspective do; a pile seen where there is none, or one missed, breaks the run."""
+        steps = np.arange(10, dtype=np.float64)
+        fit = np.polyval(np.polyfit(steps, self.across, 2), steps)
+        return bool(np.max(np.abs(fit - self.across)) < REGULAR * self.spacing)
+
+    def strays(self, other: ColumnGuide, shift: int = 0) -> int:
+        """How many columns ``other`` puts elsewhere than this guide does, with names shifted as in
+        ``agrees``."""
+        mine = self.across[max(shift, 0): 10 + min(shift, 0)]
+        theirs = other.across[max(-shift, 0): 10 - max(shift, 0)]
+        return int(np.sum(np.abs(mine - theirs) >= 0.3 * self.spacing))
+
     def shift_of(self, other: ColumnGuide) -> int | None:
         """How far ``other``'s column names are shifted from this guide's, or ``None`` when its
         columns lie elsewhere."""
@@ -187,24 +202,27 @@ class ColumnGuide:
 
 
 def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
-                      guide: ColumnGuide | None = None, shift: int = 0) -> TableView | None:
+                      guide: ColumnGuide | None = None, shift: int | None = 0) -> TableView | None:
     """The columns of a reading; ``None`` when it shows no tableau columns.
 
     The reader's column names count, moved on by ``shift`` (the reader names
     columns by counting piles, and a lone card it takes for a loose King
-    shifts them); piles it left unnamed are placed by ``guide``.
+    shifts them); piles it left unnamed, and every card when ``shift`` is
+    ``None`` (names that hold for some columns only: a card's index seen
+    again between two piles, taken for a pile of its own), are placed by
+    ``guide``.
     """
     faces: list[list[CardReading]] = [[] for _ in range(10)]
     downs = [0] * 10
     placed = False
     corner_echoes = _corner_echoes(reading.cards)
     suspects: list[CardReading] = []
-    named = any(card.column is not None for card in reading.cards)
+    by_place = guide is not None and (shift is None or not any(card.column is not None for card in reading.cards))
     for number, card in enumerate(reading.cards):
-        if named and shift and card.column is not None:
-            card = card.with_(column=card.column + shift)
-        elif not named and guide is not None:
+        if by_place:
             card = card.with_(column=guide.column_of(card.quad.mean(axis=0)))
+        elif shift and card.column is not None:
+            card = card.with_(column=card.column + shift)
         if number in corner_echoes:
             suspects.append(card)
         if card.column is None or not 0 <= card.column < 10:
@@ -218,13 +236,24 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
         return None
     columns = []
     for letter in range(10):
-        kept = _without_echoes(sorted(faces[letter], key=lambda c: c.index), allowed)
+        order = _along(guide.direction) if by_place and guide is not None else _pile_index
+        kept = _without_echoes(sorted(faces[letter], key=order), allowed)
         up = np.stack([_ratios(card.probabilities, allowed) for card in kept]) if kept else np.zeros((0, 52))
         echoes = frozenset(k for k, card in enumerate(kept) if any(card is other for other in suspects)
                            or k and _same_read(card, kept[k - 1], allowed))
         cut = bool(kept) and _runs_off(kept[-1], reading.image_size)
         columns.append(ColumnView(downs[letter], up, echoes, cut))
     return TableView(frame, tuple(columns))
+
+
+def _pile_index(card: CardReading) -> float:
+    return float(card.index)
+
+
+def _along(direction: np.ndarray) -> Callable[[CardReading], float]:
+    """Pile order by place: cards placed by the guide may come from several of the reader's piles,
+    whose indices do not compare."""
+    return lambda card: float(np.asarray(card.quad, np.float64)[0] @ direction)
 
 
 def _runs_off(card: CardReading, size: tuple[int, int]) -> bool:
@@ -242,6 +271,8 @@ def _same_read(card: CardReading, other: CardReading, allowed: np.ndarray) -> bo
         np.argmax(np.where(allowed, other.probabilities, -1.0)))
 
 
+REGULAR = 0.25
+"""Share of the spacing by which a column may lie off the smooth run of the others in a regular layout."""
 SHIFTS = (0, -1, 1, -2, 2)
 """Shifts of column names tried when a reading's columns do not lie where they did."""
 ECHO = 0.55

@@ -310,18 +310,24 @@ class Tracker:
                 views.append(view)
         return views
 
-    def _learn_columns(self, reading: TableReading) -> int:
+    def _learn_columns(self, reading: TableReading) -> int | None:
         """Follow where the columns lie, and say by how much this reading's column names are shifted.
 
         The guide comes from the first reading that names the columns and follows readings that
         agree with it (a camera's slow drift). A reading whose names are ours shifted (a lone card
-        the reader took for a loose King) gets them shifted back; a different layout seen in
-        ``GUIDE_PATIENCE`` readings in a row means the camera moved.
+        the reader took for a loose King) gets them shifted back; one that names some columns
+        where they were and more than one elsewhere, out of a regular run (a card's index seen
+        between two piles, taken for a pile of its own), gets ``None``: its cards are placed by the
+        guide. A different layout seen in ``GUIDE_PATIENCE`` readings in a row means the camera
+        moved.
         """
         found = ColumnGuide.from_reading(reading)
         if found is None:
             return 0
         shift = self._guide.shift_of(found) if self._guide is not None else 0
+        if (shift is not None and self._guide is not None and self._guide.strays(found, shift) > 1
+                and not found.regular()):
+            return None
         if shift == 0:
             self._guide = found
             self._moved_guide, self._moved_count = None, 0

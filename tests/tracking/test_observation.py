@@ -1,4 +1,5 @@
-"""Observations: detections that may be echoes rather than cards are kept as suspects that cost little."""
+"""Observations: detections that may be echoes rather than cards are kept as suspects that cost little,
+and cards are placed where they lie when the reader's column names do not hold."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from spider_vision.tracking.observation import (
     ECHO_EXTRA,
     EXTRA,
     MISS_TOP,
+    ColumnGuide,
     align_column,
     allowed_classes,
     view_from_reading,
@@ -148,3 +150,49 @@ def test_a_detection_far_below_the_exposed_card_is_its_echo_only_if_it_reads_as_
     reading = TableReading(cards + (below,), None, (), 2, (800, 400))
     view = view_from_reading(reading, 0, allowed_classes(SuitMode.TWO))
     assert view is not None and len(view.columns[2]) == kept
+
+
+def _table(piles: list[tuple[int, float, list[str]]]) -> TableReading:
+    """A reading of piles named by the reader (``None``: unnamed), each at ``x`` pixels from the left."""
+    cards = []
+    for column, x, names in piles:
+        for slot, name in enumerate(names):
+            card = _card(0, slot, name)
+            cards.append(replace(card, column=column, quad=card.quad + [x - 20.0, 0.0]))
+    return TableReading(tuple(cards), None, (), 2, (800, 400))
+
+
+PILES = [["Kh"], ["Qh"], ["Jh"], ["Th"], ["9h"], ["8h"], ["7h", "6h"], ["5h"], ["4h"], ["3h"]]
+
+
+def test_a_pile_seen_between_two_columns_does_not_rename_the_columns_after_it() -> None:
+    """A card's top-right index seen between columns f and g, taken for a pile of its own: the reader
+    counts it as g and the real g..i as h..j (j dropped). Most columns still lie where the guide puts
+    them, but more than one is elsewhere, so the cards are placed where they lie."""
+    guide = ColumnGuide.from_reading(_table([(k, 20.0 + 66.0 * k, pile) for k, pile in enumerate(PILES)]))
+    assert guide is not None
+    echo = (6, 20.0 + 66.0 * 5.5, ["8h"])
+    misnamed = _table([(k, 20.0 + 66.0 * k, PILES[k]) for k in range(6)] + [echo]
+                      + [(k + 1, 20.0 + 66.0 * k, PILES[k]) for k in range(6, 9)])
+    found = ColumnGuide.from_reading(misnamed)
+    assert found is not None and guide.shift_of(found) == 0 and guide.strays(found) > 1
+    assert guide.regular() and not found.regular()
+    allowed = allowed_classes(SuitMode.TWO)
+    by_name = view_from_reading(misnamed, 0, allowed, guide, 0)
+    by_place = view_from_reading(misnamed, 0, allowed, guide, None)
+    assert by_name is not None and by_place is not None
+    assert [len(column) for column in by_name.columns] == [1, 1, 1, 1, 1, 1, 1, 2, 1, 1]
+    assert [len(column) for column in by_place.columns] == [1, 1, 1, 1, 1, 1, 2, 1, 1, 0]
+    assert by_place.columns[6].up.argmax(axis=1).tolist() == list(_classes("7h", "6h"))
+
+
+@pytest.mark.parametrize("places, regular", [
+    ([20.0 + 66.0 * k for k in range(10)], True),
+    ([20.0 + 60.0 * k + 1.5 * k * k for k in range(10)], True),  # seen in perspective: steps widen
+    ([20.0 + 66.0 * k for k in range(6)] + [20.0 + 66.0 * 5.5] + [20.0 + 66.0 * k for k in range(6, 9)], False),
+])
+def test_a_layout_is_regular_when_its_columns_lie_on_a_smooth_run(places: list[float], regular: bool) -> None:
+    """A camera that zooms or turns moves the outer columns more than the middle ones, but keeps them on a
+    smooth run, and its names are trusted; a pile seen between two columns breaks the run."""
+    guide = ColumnGuide.from_reading(_table([(k, x, PILES[k]) for k, x in enumerate(places)]))
+    assert guide is not None and guide.regular() == regular
