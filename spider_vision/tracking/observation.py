@@ -170,9 +170,7 @@ class ColumnGuide:
         columns must agree: one long, bent pile may stray."""
         if abs(other.spacing - self.spacing) >= 0.2 * self.spacing:
             return False
-        mine = self.across[max(shift, 0): 10 + min(shift, 0)]
-        theirs = other.across[max(-shift, 0): 10 - max(shift, 0)]
-        return bool(np.median(np.abs(mine - theirs)) < 0.3 * self.spacing)
+        return bool(np.median(self._distances(other, shift)) < ELSEWHERE * self.spacing)
 
     def regular(self) -> bool:
         """Whether the columns lie on a smooth run across the picture, as ten columns seen in
@@ -184,9 +182,13 @@ class ColumnGuide:
     def strays(self, other: ColumnGuide, shift: int = 0) -> int:
         """How many columns ``other`` puts elsewhere than this guide does, with names shifted as in
         ``agrees``."""
+        return int(np.sum(self._distances(other, shift) >= ELSEWHERE * self.spacing))
+
+    def _distances(self, other: ColumnGuide, shift: int) -> np.ndarray:
+        """How far ``other`` puts each column from where this guide puts the column ``shift`` on."""
         mine = self.across[max(shift, 0): 10 + min(shift, 0)]
         theirs = other.across[max(-shift, 0): 10 - max(shift, 0)]
-        return int(np.sum(np.abs(mine - theirs) >= 0.3 * self.spacing))
+        return np.abs(mine - theirs)
 
     def shift_of(self, other: ColumnGuide) -> int | None:
         """How far ``other``'s column names are shifted from this guide's, or ``None`` when its
@@ -235,8 +237,8 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
     if not placed:
         return None
     columns = []
+    order = _along(guide.direction) if by_place and guide is not None else _pile_index
     for letter in range(10):
-        order = _along(guide.direction) if by_place and guide is not None else _pile_index
         kept = _without_echoes(sorted(faces[letter], key=order), allowed)
         up = np.stack([_ratios(card.probabilities, allowed) for card in kept]) if kept else np.zeros((0, 52))
         echoes = frozenset(k for k, card in enumerate(kept) if any(card is other for other in suspects)
@@ -271,6 +273,8 @@ def _same_read(card: CardReading, other: CardReading, allowed: np.ndarray) -> bo
         np.argmax(np.where(allowed, other.probabilities, -1.0)))
 
 
+ELSEWHERE = 0.3
+"""Share of the spacing by which a column lies elsewhere than a guide puts it."""
 REGULAR = 0.25
 """Share of the spacing by which a column may lie off the smooth run of the others in a regular layout."""
 SHIFTS = (0, -1, 1, -2, 2)
