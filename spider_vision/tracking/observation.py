@@ -57,7 +57,8 @@ DOWN = 0.6
 """Cost per face-down card between the predicted and the counted number (the counter is noisy)."""
 BAND = 3
 """Alignments never drift more than this many cards between prediction and observation (but any
-number of predicted cards may lie past the edge of a column that runs off the picture)."""
+number of predicted cards may lie past the edge of a column that runs off the picture, and a
+column's suspected echoes do not count: a whole run of the next column's indices may lie there)."""
 UNKNOWN_CLASS = -1
 
 
@@ -284,6 +285,10 @@ ECHO = 0.55
 is its bottom index seen again."""
 ECHO_FAR = 0.8
 """A face-up card further than this below the one before it cannot be cascaded on it, however read."""
+ECHO_SHARE = 0.05
+"""A detection at a neighbour's top-right corner that gives the neighbour's identity at least this
+probability may be its index seen again: the frame there also takes in the next column's card, so
+the echo is often read as something else."""
 
 
 def _without_echoes(cards: list[CardReading], allowed: np.ndarray) -> list[CardReading]:
@@ -309,8 +314,8 @@ def _without_echoes(cards: list[CardReading], allowed: np.ndarray) -> list[CardR
 def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
     """Detections that may be a card's top-right index taken for another card (decks with indices in
     every corner): the frame the detector puts there starts at the real card's top-right corner and
-    holds the same identity. Where columns touch, such echoes land anywhere down the next column's
-    pile, not only at its end. The same card lying there looks just the same, so these are only
+    keeps some belief in its identity (``ECHO_SHARE``). Where columns touch, such echoes land
+    anywhere down the next column's pile, not only at its end. The same card lying there looks just the same, so these are only
     suspects. (A pile's lowest face-up card is never suspected: with narrow gaps a real neighbour
     lies where an echo would.)"""
     faces = [(k, card) for k, card in enumerate(cards)
@@ -329,7 +334,7 @@ def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
                 continue
             width = float(np.hypot(*(other.quad[1] - other.quad[0])))
             if (float(np.hypot(*(card.quad[0] - other.quad[1]))) < 0.3 * width
-                    and int(np.argmax(card.probabilities)) == int(np.argmax(other.probabilities))):
+                    and float(card.probabilities[int(np.argmax(other.probabilities))]) >= ECHO_SHARE):
                 echoes.add(k)
                 break
     return echoes
@@ -354,7 +359,7 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
     up = view.up
     echoes = view.echoes
     for i in range(n + 1):
-        low, high = max(0, i - BAND), min(m, i + BAND)
+        low, high = max(0, i - BAND), min(m, i + BAND + len(echoes))
         if view.cut and low > m:
             low = m  # past the picture's edge of a cut column, any number of predicted cards may lie
         for j in range(low, high + 1):

@@ -14,6 +14,7 @@ from spider_vision.tracking.observation import (
     ECHO_EXTRA,
     EXTRA,
     MISS_TOP,
+    UNKNOWN_CLASS,
     ColumnGuide,
     align_column,
     allowed_classes,
@@ -150,6 +151,34 @@ def test_a_detection_far_below_the_exposed_card_is_its_echo_only_if_it_reads_as_
     reading = TableReading(cards + (below,), None, (), 2, (800, 400))
     view = view_from_reading(reading, 0, allowed_classes(SuitMode.TWO))
     assert view is not None and len(view.columns[2]) == kept
+
+
+@pytest.mark.parametrize("neighbour_share, suspected", [
+    (0.10, True),   # read as a 2s, but a tenth for the Qs whose top-right corner it starts at
+    (0.01, False),  # read as a 2s and nothing else: a real card
+])
+def test_a_detection_at_a_neighbours_corner_is_suspected_while_it_leans_to_the_neighbour(
+        neighbour_share: float, suspected: bool) -> None:
+    """The frame of an echo also takes in the next column's card, so the echo is often read as something
+    else; what the neighbour's identity keeps of the read decides."""
+    below = _card(3, 2, "2s")
+    probabilities = np.full(52, (0.41 - neighbour_share) / 50)
+    probabilities[class_index(Card.parse("2s"))] = 0.59
+    probabilities[class_index(Card.parse("Qs"))] = neighbour_share
+    cards = (_card(2, 0, "9h"), _card(2, 1, "8h"), _card(2, 2, "Qs"), _card(3, 0, "7h"), _card(3, 1, "6h"),
+             replace(below, probabilities=probabilities))
+    view = view_from_reading(TableReading(cards, None, (), 2, (800, 400)), 0, allowed_classes(SuitMode.TWO))
+    assert view is not None and view.columns[3].echoes == ({2} if suspected else set())
+
+
+def test_a_card_turned_over_under_a_run_of_echoes_is_matched() -> None:
+    """Columns that overlap: the next column's run of indices (8h down to 4h) lies over the card just turned
+    over, each suspected as an echo. The card is still found, however many echoes follow it."""
+    names = ["9h", "8h", "7h", "6h", "5h", "4h"]
+    view = _view({2: names, 3: ["7s"] + names[1:]}).columns[3]
+    assert view.echoes == set(range(1, 6))
+    alignment = align_column(0, (UNKNOWN_CLASS,), view)
+    assert alignment.matches == ((0, 0),) and alignment.problems == 0
 
 
 def _table(piles: list[tuple[int, float, list[str]]]) -> TableReading:
