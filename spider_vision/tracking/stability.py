@@ -156,8 +156,8 @@ def _lift(small: np.ndarray) -> np.ndarray:
     """The small copy with dark levels spread apart, for the border test: a dark sleeve over a dark
     table changes a pixel by fewer levels than over a bright one (as the eye sees it, the same step).
     Mid grey keeps its scale; a level of 30 counts about twice, white about 0.7 times."""
-    return np.where(small >= LIFT_FLOOR, 2.0 * np.sqrt(LIFT_GREY * np.maximum(small, LIFT_FLOOR)),
-                    2.0 * np.sqrt(LIFT_GREY * LIFT_FLOOR) + MAX_LIFT * (small - LIFT_FLOOR))
+    return (2.0 * np.sqrt(LIFT_GREY * np.maximum(small, LIFT_FLOOR))
+            + MAX_LIFT * np.minimum(small - LIFT_FLOOR, 0.0)).astype(np.float32)
 
 
 def _change(small: np.ndarray, reference: np.ndarray, shift: int) -> np.ndarray:
