@@ -315,9 +315,9 @@ def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
     """Detections that may be a card's top-right index taken for another card (decks with indices in
     every corner): the frame the detector puts there starts at the real card's top-right corner and
     keeps some belief in its identity (``ECHO_SHARE``). Where columns touch, such echoes land
-    anywhere down the next column's pile, not only at its end. The same card lying there looks just the same, so these are only
-    suspects. (A pile's lowest face-up card is never suspected: with narrow gaps a real neighbour
-    lies where an echo would.)"""
+    anywhere down the next column's pile, not only at its end. The same card lying there looks just
+    the same, so these are only suspects. (A pile's lowest face-up card is never suspected: with
+    narrow gaps a real neighbour lies where an echo would.)"""
     faces = [(k, card) for k, card in enumerate(cards)
              if card.face_up and card.probabilities is not None and float(np.abs(card.quad).sum()) > 0]
     lowest: dict[int, tuple[int, int]] = {}

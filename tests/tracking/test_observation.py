@@ -182,7 +182,7 @@ def test_a_card_turned_over_under_a_run_of_echoes_is_matched() -> None:
 
 
 def _table(piles: list[tuple[int, float, list[str]]]) -> TableReading:
-    """A reading of piles named by the reader (``None``: unnamed), each at ``x`` pixels from the left."""
+    """A reading of piles as the reader named them, each at ``x`` pixels from the left."""
     cards = []
     for column, x, names in piles:
         for slot, name in enumerate(names):
