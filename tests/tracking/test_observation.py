@@ -3,6 +3,7 @@ and cards are placed where they lie when the reader's column names do not hold."
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -18,6 +19,7 @@ from spider_vision.tracking.observation import (
     ColumnGuide,
     align_column,
     allowed_classes,
+    phantom_chance,
     view_from_reading,
 )
 from spider_vision.vision import CardReading, TableReading
@@ -94,6 +96,35 @@ def test_a_suspected_echo_matches_a_predicted_card_and_costs_little_unexplained(
     plain = _view({3: ["7h", "6h", "Qs"]}).columns[3]
     unexplained = align_column(0, _classes("7h", "6h"), plain)
     assert unexplained.problems == 1 and without.score - unexplained.score == pytest.approx(ECHO_EXTRA - EXTRA)
+
+
+@pytest.mark.parametrize("dealt", ["5h", "7h"])
+def test_a_card_dealt_is_matched_to_its_detection_not_to_a_faint_one_below_it(dealt: str) -> None:
+    """Game 731000: the detector also framed the big pip of the Ace dealt (score 0.3 to 0.4) and read
+    it as a 6. A card dealt and not yet read is the confident detection, also when it is a twin of the
+    card it lies on (then suspected as found twice); the faint one below is no problem."""
+    names = ["9h", "8h", "7h", dealt, "Kh"]
+    cards = [_card(4, slot, name) for slot, name in enumerate(names)]
+    cards[-1] = replace(cards[-1], detection_score=0.32)
+    view = view_from_reading(TableReading(tuple(cards), None, (), 2, (800, 400)), 0, allowed_classes(SuitMode.TWO))
+    assert view is not None
+    alignment = align_column(0, _classes("9h", "8h", "7h") + (UNKNOWN_CLASS,), view.columns[4])
+    assert alignment.matches == ((0, 0), (1, 1), (2, 2), (3, 3)) and alignment.problems == 0
+
+
+@pytest.mark.parametrize("score, problem", [(0.95, 1), (0.45, 1), (0.3, 0)])
+def test_a_faint_detection_left_unexplained_costs_less_the_fainter_it_is(score: float, problem: int) -> None:
+    """A detection is a phantom (no card) more often the lower its score: leaving it unexplained
+    costs the chance of that, and is a problem only while it is likelier a card."""
+    cards = [_card(4, slot, name) for slot, name in enumerate(["9h", "8h", "Kh"])]
+    cards[-1] = replace(cards[-1], detection_score=score)
+    view = view_from_reading(TableReading(tuple(cards), None, (), 2, (800, 400)), 0, allowed_classes(SuitMode.TWO))
+    assert view is not None
+    alignment = align_column(0, _classes("9h", "8h"), view.columns[4])
+    assert alignment.problems == problem
+    assert alignment.score == pytest.approx(float(view.columns[4].up[0, class_index(Card.parse("9h"))]
+                                                  + view.columns[4].up[1, class_index(Card.parse("8h"))])
+                                            + math.log(max(phantom_chance(score), math.exp(EXTRA))), abs=1e-4)
 
 
 def test_a_card_found_twice_is_suspected_by_the_identities_the_suit_mode_has() -> None:
