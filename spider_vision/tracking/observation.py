@@ -9,7 +9,9 @@ and detections that are not cards: the score is the evidence for the
 prediction, and the matches say which observation belongs to which card.
 A detection that may be an echo rather than a card (of the neighbouring
 pile's index, in decks that print it in every corner; or the card before it
-found twice) is kept, and costs little to leave unexplained. A column whose
+found twice) is kept, and costs little to leave unexplained; so does a faint
+one, by its detection score (``phantom_chance``: a big pip or a picture
+framed as an index). A column whose
 last card seen reaches past the picture's edge may hold more cards beyond
 it: predicted cards past the last one seen cost little there.
 """
@@ -37,6 +39,7 @@ __all__ = [
     "TableView",
     "align_column",
     "allowed_classes",
+    "phantom_chance",
     "view_from_reading",
 ]
 

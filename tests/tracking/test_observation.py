@@ -1,5 +1,6 @@
 """Observations: detections that may be echoes rather than cards are kept as suspects that cost little,
-and cards are placed where they lie when the reader's column names do not hold."""
+so do faint ones that may be no card at all, and cards are placed where they lie when the reader's
+column names do not hold."""
 
 from __future__ import annotations
 
@@ -100,9 +101,10 @@ def test_a_suspected_echo_matches_a_predicted_card_and_costs_little_unexplained(
 
 @pytest.mark.parametrize("dealt", ["5h", "7h"])
 def test_a_card_dealt_is_matched_to_its_detection_not_to_a_faint_one_below_it(dealt: str) -> None:
-    """Game 731000: the detector also framed the big pip of the Ace dealt (score 0.3 to 0.4) and read
-    it as a 6. A card dealt and not yet read is the confident detection, also when it is a twin of the
-    card it lies on (then suspected as found twice); the faint one below is no problem."""
+    """Game 736003: below the Ace dealt into column d the detector framed something more (score 0.44,
+    read as a King), and the dealt card was read from it. A card dealt and not yet read is the
+    confident detection, also when it is a twin of the card it lies on (then suspected as found
+    twice); the faint one below is no problem."""
     names = ["9h", "8h", "7h", dealt, "Kh"]
     cards = [_card(4, slot, name) for slot, name in enumerate(names)]
     cards[-1] = replace(cards[-1], detection_score=0.32)
