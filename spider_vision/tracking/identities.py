@@ -31,11 +31,13 @@ LEGAL_PRIOR = 5.0
 """Nats a kept constraint of a legal move is worth: players mostly play by the rules."""
 ALTERNATIVES = 6
 """Identities (by evidence) considered when a card may have been misread."""
-SPREAD_DOUBT = 3.0
+SPREAD_DOUBT = 3.5
 """Nats within which further identities, beyond the ``ALTERNATIVES`` likeliest, are doubts as well: a
 reader unsure between many (an index hidden under the next column's card) leaves the true one a few
-nats short. Further ones let a relabelled move explain a table where nothing moved (bench game
-735001: a Kh read as the 5h it is 4.9 nats short of, seventh)."""
+nats short (bench game 748002: an Ah read from the echo of the next column's 5h lay 3.0 nats short
+of the 2h it was taken for, and its move onto a 2h was flagged as a 2 put on a 2). Further
+ones let a relabelled move explain a table where nothing moved (bench game 735001: a Kh read as the
+5h it is 4.9 nats short of, seventh)."""
 
 CLASSES = card_classes()
 

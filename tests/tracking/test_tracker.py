@@ -253,9 +253,12 @@ def test_a_move_that_only_a_doubtful_read_makes_illegal_is_followed_as_legal(tmp
     assert replay(read_log(tmp_path / "game.jsonl")).consistent
 
 
-def test_a_move_onto_a_card_read_unsure_between_many_is_followed_as_legal(tmp_path: Path) -> None:
+@pytest.mark.parametrize("share", [0.02, 0.008])
+def test_a_move_onto_a_card_read_unsure_between_many_is_followed_as_legal(share: float, tmp_path: Path) -> None:
     # The reader spreads its belief over seven wrong identities (an index hidden under the next
-    # column's card); the true one, which the move needs, is only the eighth likeliest.
+    # column's card); the true one, which the move needs, is only the eighth likeliest, and at a
+    # share of 0.008 it lies 3.2 nats short of the read (bench game 748002: an Ah read from the
+    # echo of the next column's 5h lay 3.0 nats short of the 2h it was taken for).
     start = deal_position(6, 4)
     move = next(m for m in legal_moves(start) if isinstance(m, TableauMove) and start.columns[m.target].up)
     target = start.columns[move.target]
@@ -263,7 +266,7 @@ def test_a_move_onto_a_card_read_unsure_between_many_is_followed_as_legal(tmp_pa
     others = [rank for rank in range(1, 14) if rank != true_card.rank][:7]
     belief = {Card(rank, true_card.suit): 0.1 for rank in others}
     belief[Card(others[0], true_card.suit)] = 0.2
-    belief[true_card] = 0.02
+    belief[true_card] = share
     index = len(target.down) + len(target.up) - 1
     reader = StandInReader([start, apply_move(start, move).after],
                            misreads={(0, move.target, index): Card(others[0], true_card.suit)},
