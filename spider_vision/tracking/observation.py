@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -89,6 +90,18 @@ class ColumnView:
 
     def __len__(self) -> int:
         return len(self.up)
+
+    @cached_property
+    def costs(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[bool, ...]]:
+        """Per detection: the cost of leaving it unexplained (the chance that it is an echo or no card,
+        whichever is likelier), of taking it for a card, and whether leaving it is a problem (it is
+        likelier a card). Worked out once: every prediction tried is aligned with the same view."""
+        phantoms = self.phantoms or (0.0,) * len(self.up)
+        extra = tuple(math.log(max(ECHO_CHANCE if j in self.echoes else EXTRA_CHANCE, chance))
+                      for j, chance in enumerate(phantoms))
+        real = tuple(math.log(max(1.0 - chance, EXTRA_CHANCE)) for chance in phantoms)
+        lone = tuple(j not in self.echoes and chance < 0.5 for j, chance in enumerate(phantoms))
+        return extra, real, lone
 
 
 @dataclass(frozen=True)
@@ -378,12 +391,7 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
     score[0][0] = 0.0
     up = view.up
     echoes = view.echoes
-    # A detection unexplained costs the chance that it is an echo or no card, whichever is likelier;
-    # explaining it, the chance that it is a card. Only a likely card left unexplained is a problem.
-    phantoms = view.phantoms or (0.0,) * m
-    extra = [math.log(max(ECHO_CHANCE if j in echoes else EXTRA_CHANCE, phantoms[j])) for j in range(m)]
-    real = [math.log(max(1.0 - phantoms[j], EXTRA_CHANCE)) for j in range(m)]
-    lone = [j not in echoes and phantoms[j] < 0.5 for j in range(m)]
+    extra, real, lone = view.costs
     for i in range(n + 1):
         low, high = max(0, i - BAND), min(m, i + BAND + len(echoes))
         if view.cut and low > m:
