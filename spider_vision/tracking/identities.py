@@ -168,10 +168,11 @@ class CardBook:
         return value
 
     def candidates(self, card_id: int, position: Position, current: Card | None,
-                   floor: float | None = None) -> list[Card]:
-        """The likeliest identities by evidence that the suit mode still has a copy of: the best
-        ``ALTERNATIVES`` and every other one whose evidence is above ``floor``, or all of them for a
-        card never seen (dealt past the picture's edge, say), which has no likeliest ones.
+                   floor: float | None = None, *, placed: bool = False) -> list[Card]:
+        """The likeliest identities by evidence that the suit mode still has a copy of (or, with
+        ``placed``, those whose every copy is placed as well): the best ``ALTERNATIVES`` and every
+        other one whose evidence is above ``floor``, or all of them for a card never seen (dealt past
+        the picture's edge, say), which has no likeliest ones.
 
         The floor matters where the reader is unsure: a card whose index it cannot see clearly
         spreads its evidence over many identities, and the one a legal move needs may come
@@ -188,7 +189,7 @@ class CardBook:
             if len(out) >= limit and (floor is None or evidence[k] <= floor):
                 break
             card = CLASSES[int(k)]
-            if card == current or known[card] < copies:
+            if placed or card == current or known[card] < copies:
                 out.append(card)
         return out
 

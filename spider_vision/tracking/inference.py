@@ -10,7 +10,9 @@ single move explains the frames, or the best one breaks the rules, sequences
 of two are tried (a legal move missed in between may explain it). A move that
 breaks the rules only because of a doubtful card (``doubts``: the other
 identities a card may have, and what each costs against the evidence so far)
-is also tried as the legal move it is with that card read again. The best
+is also tried as the legal move it is with that card read again (and, where
+both copies of the identity it needs are placed already, one of them read as
+something else). The best
 explanation wins; a different result scoring nearly as well makes it
 ambiguous.
 """
@@ -29,6 +31,7 @@ from spider_vision.engine import (
     IllegalMoveError,
     Move,
     Position,
+    PositionError,
     Step,
     TableauMove,
     Variant,
@@ -37,8 +40,8 @@ from spider_vision.engine import (
 )
 from spider_vision.tracking.observation import Alignment, TableView, align_column, column_classes
 
-__all__ = ["Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer", "involved_cards", "touches_unread",
-           "with_card"]
+__all__ = ["Doubt", "Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer", "involved_cards",
+           "touches_unread", "with_card", "with_doubt"]
 
 logger = logging.getLogger(__name__)
 
@@ -66,21 +69,35 @@ TOLERATED = 1.0
 FIRST_OF_PAIRS = 12
 """Single moves extended to sequences of two when no single move explains the frames."""
 
-Doubts = Mapping[tuple[int, int], Sequence[tuple[Card, float]]]
-"""Per face-up card (column, slot among the face-up cards): identities it may have instead, each with
-its cost in nats (how much less the evidence so far and the legal moves favour it)."""
+
+@dataclass(frozen=True)
+class Doubt:
+    """An identity a face-up card may have instead, and its ``cost`` in nats (how much less the evidence
+    so far and the legal moves favour it). When the game has placed every copy of that identity already,
+    ``aside`` (column, slot, card) reads one of them as something else to make room; the cost includes
+    what that reading costs."""
+
+    card: Card
+    cost: float
+    aside: tuple[int, int, Card] | None = None
+
+
+Doubts = Mapping[tuple[int, int], Sequence[Doubt]]
+"""Per face-up card (column, slot among the face-up cards): the identities it may have instead."""
 
 
 @dataclass(frozen=True)
 class Relabel:
     """A face-up card read again before the moves: the ``slot``-th face-up card of ``column`` is ``card``
-    (it was ``was``); ``cost`` is what the evidence so far holds against that."""
+    (it was ``was``); ``cost`` is what the evidence so far holds against that. ``aside`` is the card
+    read again first to make room (``Doubt.aside``)."""
 
     column: int
     slot: int
     card: Card
     was: Card
     cost: float
+    aside: tuple[int, int, Card] | None = None
 
 
 @dataclass(frozen=True)
@@ -234,6 +251,13 @@ def with_card(position: Position, column: int, slot: int, card: Card) -> Positio
     return position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
 
 
+def with_doubt(position: Position, column: int, slot: int, doubt: Doubt) -> Position:
+    """``position`` with the card at (``column``, ``slot``) read as ``doubt`` says (the card put aside first)."""
+    if doubt.aside is not None:
+        position = with_card(position, *doubt.aside)
+    return with_card(position, column, slot, doubt.card)
+
+
 def involved_cards(position: Position, move: TableauMove) -> list[tuple[int, int]]:
     """The face-up cards (column, slot) whose identities decide whether ``move`` is legal."""
     source = len(position.columns[move.source].up)
@@ -250,7 +274,8 @@ def touches_unread(position: Position, move: TableauMove) -> bool:
 
 
 def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, variant: Variant) -> list[Hypothesis]:
-    """The illegal tableau move ``step`` as a legal one, each way that reading one doubtful card again allows."""
+    """The illegal tableau move ``step`` as a legal one, each way that reading one doubtful card again
+    allows (with the copy it puts aside, if any)."""
     move = step.move
     assert isinstance(move, TableauMove)
     found = []
@@ -258,13 +283,16 @@ def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, var
         was = position.columns[column].up[slot]
         if was is None:
             continue
-        for card, cost in doubts.get((column, slot), ()):
-            changed = with_card(position, column, slot, card)
+        for doubt in doubts.get((column, slot), ()):
+            try:
+                changed = with_doubt(position, column, slot, doubt)
+            except PositionError:  # the copy put aside is no longer where the doubt found it
+                continue
             if not is_legal(changed, move, variant):
                 continue
             repaired = _step(changed, move, variant)
             if repaired is not None:
-                relabel = Relabel(column, slot, card, was, max(cost, 0.0))
+                relabel = Relabel(column, slot, doubt.card, was, max(doubt.cost, 0.0), doubt.aside)
                 found.append(_hypothesis(scorer, (repaired,), repaired.after, relabel=relabel))
     return found
 

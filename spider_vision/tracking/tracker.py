@@ -56,8 +56,8 @@ from spider_vision.gamelog import (
     replay,
 )
 from spider_vision.tracking.identities import LEGAL_PRIOR, SPREAD_DOUBT, CardBook
-from spider_vision.tracking.inference import (Hypothesis, Inference, Scorer, infer, involved_cards, touches_unread,
-                                              with_card)
+from spider_vision.tracking.inference import (Doubt, Hypothesis, Inference, Scorer, infer, involved_cards,
+                                              touches_unread, with_doubt)
 from spider_vision.tracking.observation import (
     ColumnGuide, ColumnView, TableView, allowed_classes, view_from_reading,
 )
@@ -463,7 +463,7 @@ class Tracker:
             return
         if best.relabel is not None:
             relabel = best.relabel
-            self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags)
+            self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags, relabel.aside)
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
             unread = any(None in pile.up for pile in self.position.columns)
@@ -521,28 +521,61 @@ class Tracker:
                                   len(source) - step.move.count, frame=self._frame))
         logger.info("frame %d: %s%s", self._frame, step.move, "" if step.legal else f" ({step.reason})")
 
-    def _doubts(self, cards: Iterable[tuple[int, int]] | None = None
-                ) -> dict[tuple[int, int], list[tuple[Card, float]]]:
+    def _doubts(self, cards: Iterable[tuple[int, int]] | None = None) -> dict[tuple[int, int], list[Doubt]]:
         """The face-up cards (all, or ``cards`` as (column, slot)) that may have been misread: each other
         identity whose score (evidence and constraints) falls short of the card's by less than the prior
-        of a legal move, with the shortfall; of those, the likeliest few and any within ``SPREAD_DOUBT``."""
+        of a legal move, with the shortfall; of those, the likeliest few and any within ``SPREAD_DOUBT``.
+        An identity whose copies are all placed counts when one of them may be misread as well: the
+        cheapest to read as something else is put aside (bench game 739002: a 3d read as a 2d moved onto
+        a 4d, while a 2d further up was taken for the second 3d, 2 nats ahead; the move was followed with
+        the card read as a 3s, and the 4d-3d moved on together was flagged as mixed suits)."""
         assert self.position is not None and self._book is not None
         position = self.position
         if cards is None:
             cards = [(column, slot) for column, pile in enumerate(position.columns) for slot in range(len(pile.up))]
         known = self._book.cards_by_id(position)
-        doubts: dict[tuple[int, int], list[tuple[Card, float]]] = {}
+        placed = position.known_cards()
+        copies = position.mode.copies
+        doubts: dict[tuple[int, int], list[Doubt]] = {}
         for column, slot in cards:
             current = position.columns[column].up[slot]
             if current is None:
                 continue
             card_id = self._book.id_at(column, slot)
             base = self._book.score(card_id, current, known)
-            for card in self._book.candidates(card_id, position, current, floor=base - SPREAD_DOUBT):
+            for card in self._book.candidates(card_id, position, current, floor=base - SPREAD_DOUBT, placed=True):
                 cost = base - self._book.score(card_id, card, known)
-                if card != current and cost < LEGAL_PRIOR:
-                    doubts.setdefault((column, slot), []).append((card, cost))
+                if card == current or cost >= LEGAL_PRIOR:
+                    continue
+                aside = None
+                if placed[card] >= copies:
+                    found = self._aside(card, (column, slot), known)
+                    if found is None:
+                        continue
+                    aside, extra = found
+                    cost += extra
+                    if cost >= LEGAL_PRIOR:
+                        continue
+                doubts.setdefault((column, slot), []).append(Doubt(card, cost, aside))
         return doubts
+
+    def _aside(self, card: Card, keep: tuple[int, int], known: dict[int, Card | None]
+               ) -> tuple[tuple[int, int, Card], float] | None:
+        """The placed copy of ``card`` (not the one at ``keep``) cheapest to read as another identity with
+        a copy to spare: that (column, slot, identity) and what it costs, or None."""
+        assert self.position is not None and self._book is not None
+        best: tuple[tuple[int, int, Card], float] | None = None
+        for column, pile in enumerate(self.position.columns):
+            for slot, held in enumerate(pile.up):
+                if held != card or (column, slot) == keep:
+                    continue
+                card_id = self._book.id_at(column, slot)
+                base = self._book.score(card_id, card, known)
+                for other in self._book.candidates(card_id, self.position, card):
+                    cost = max(base - self._book.score(card_id, other, known), 0.0)
+                    if other != card and (best is None or cost < best[1]):
+                        best = ((column, slot, other), cost)
+        return best
 
     def _legalise(self, step: Step, events: list[Event], flags: list[Flag]) -> Step:
         """An illegal-looking later move of a sequence that one doubtful card explains: correct the card,
@@ -555,23 +588,37 @@ class Tracker:
         move = step.move
         assert isinstance(move, TableauMove)
         position = self.position
-        best: tuple[float, int, int, Card] | None = None
+        best: tuple[float, int, int, Doubt] | None = None
         for (column, slot), options in self._doubts(involved_cards(position, move)).items():
-            for card, cost in options:
-                if (best is None or cost < best[0]) and is_legal(with_card(position, column, slot, card), move,
-                                                                 self.variant):
-                    best = (cost, column, slot, card)
+            for doubt in options:
+                if best is not None and doubt.cost >= best[0]:
+                    continue
+                try:
+                    changed = with_doubt(position, column, slot, doubt)
+                except PositionError:
+                    continue
+                if is_legal(changed, move, self.variant):
+                    best = (doubt.cost, column, slot, doubt)
         if best is None:
             return step
-        _, column, slot, card = best
-        self._read_again(column, slot, card, move, events, flags)
+        _, column, slot, doubt = best
+        self._read_again(column, slot, doubt.card, move, events, flags, doubt.aside)
         assert self.position is not None
         return apply_move(self.position, move, self.variant, force=True)
 
     def _read_again(self, column: int, slot: int, card: Card, move: Move, events: list[Event],
-                    flags: list[Flag]) -> None:
-        """The ``slot``-th face-up card of ``column`` is ``card``, as ``move`` shows: a correction and a flag."""
+                    flags: list[Flag], aside: tuple[int, int, Card] | None = None) -> None:
+        """The ``slot``-th face-up card of ``column`` is ``card``, as ``move`` shows: a correction and a flag
+        (two of each when another copy of ``card`` is put ``aside`` first, read as another identity)."""
         assert self.position is not None
+        if aside is not None:
+            other_column, other_slot, other = aside
+            pile = self.position.columns[other_column]
+            was = pile.up[other_slot]
+            events.append(self._write_correction(other_column, len(pile.down) + other_slot, other))
+            flags.append(Flag("misread", f"column {column_letter(other_column)}: {was} was a misread; {move} "
+                                         f"shows that {was} lies in column {column_letter(column)}, so this one "
+                                         f"is {other}", other_column, len(pile.down) + other_slot, self._frame))
         pile = self.position.columns[column]
         index = len(pile.down) + slot
         was = pile.up[slot]

@@ -10,6 +10,7 @@ from spider_vision.engine import (
 )
 from spider_vision.tracking import infer, view_from_reading
 from spider_vision.tracking import inference as inference_module
+from spider_vision.tracking.inference import Doubt
 from spider_vision.tracking.observation import ColumnView, TableView, align_column, allowed_classes, column_classes
 from spider_vision.vision.reading import class_index
 from tests.tracking.conftest import StandInReader, state_image
@@ -107,7 +108,7 @@ def test_a_move_that_looks_illegal_because_of_a_doubtful_card_reads_it_again(cos
     believed, truth = _misread_target(_observed(start), move)
     slot = len(believed.columns[move.target].up) - 1
     views = _views(apply_move(start, move).after)
-    inference = infer(believed, views, STANDARD, doubts={(move.target, slot): [(truth, cost)]})
+    inference = infer(believed, views, STANDARD, doubts={(move.target, slot): [Doubt(truth, cost)]})
     (step,) = inference.best.steps
     assert str(step.move) == str(move)
     if read_again:
@@ -208,7 +209,7 @@ def test_a_group_moved_whole_is_not_read_again_as_a_shorter_legal_one(monkeypatc
     # The reader is torn between the 4h and a 6h, there as before.
     reader = StandInReader([after], {(0, 1, 4): Card.parse("6h")}, misread_share=0.5)
     views = [view_from_reading(reader(state_image(0)), k, allowed_classes(after.mode)) for k in range(2)]
-    doubts = {(0, 2): [(Card.parse("6h"), 0.5)]}
+    doubts = {(0, 2): [Doubt(Card.parse("6h"), 0.5)]}
     inference = infer(believed.observed(), views, STANDARD, doubts=doubts)
     (step,) = inference.best.steps
     assert str(step.move) == str(move) and not step.legal and inference.best.relabel is None

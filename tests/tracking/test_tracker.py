@@ -279,6 +279,27 @@ def test_a_move_onto_a_card_read_unsure_between_many_is_followed_as_legal(share:
     assert "illegal-move" not in [f.kind for u in updates for f in u.flags]
 
 
+def test_a_move_needing_a_card_whose_copies_are_placed_reads_the_doubtful_copy_again(tmp_path: Path) -> None:
+    # Column b's 3d is read as a 2d, column c's 2d as a 3d (0.6 against 0.37 each time), and column d
+    # holds the other 3d: the game has both 3d placed when the card of b goes onto a's 4d. Only
+    # the two cards read the other way round make that move legal (bench game 739002, where the
+    # card was taken for a 3s instead and the 4d-3d moved on together was flagged as mixed suits).
+    start = Position.from_spn("5|4d/5|3d/5|2d/5|3d/4|Ks/4|Qh/4|9c/4|7s/4|Jh/4|5c 50 - 4")
+    after = Position.from_spn("5|4d3d/4|8h/5|2d/5|3d/4|Ks/4|Qh/4|9c/4|7s/4|Jh/4|5c 50 - 4")
+    two, three = Card.parse("2d"), Card.parse("3d")
+    misreads = {(0, 1, 5): two, (0, 2, 5): three, (1, 0, 6): two, (1, 2, 5): three}
+    reader = StandInReader([start, after], misreads=misreads, misread_share=0.6)
+    tracker, updates = _track(reader.positions, tmp_path, reader)
+    moves = [(str(e.move), e.legal) for e in tracker.history if isinstance(e, MoveEvent)]
+    assert moves == [("ba", True)]
+    corrections = [(e.column, e.index, e.was, e.now) for e in tracker.history if isinstance(e, CorrectionEvent)]
+    assert corrections == [(2, 5, three, two), (1, 5, two, three)]
+    assert "illegal-move" not in [f.kind for u in updates for f in u.flags]
+    assert tracker.position.columns[0].up == (Card.parse("4d"), three)
+    result = replay(read_log(tmp_path / "game.jsonl"))
+    assert result.consistent, result.mismatch
+
+
 def _take_back_cases() -> dict[str, tuple[Position, TableauMove]]:
     positions = _game(4, 1, 8)
     illegal = next((p, m) for p in positions for m in (TableauMove(s, t, 1) for s in range(10) for t in range(10))
