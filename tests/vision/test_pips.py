@@ -83,6 +83,12 @@ def test_the_likeliest_ranks_are_the_count_and_low_counts_never_weigh_against_co
     assert {rank for rank in range(1, 14) if likelihood[rank - 1] == likelihood.max()} == likeliest
 
 
+@pytest.mark.parametrize("count", [11, 12, 13])
+def test_more_than_ten_blobs_weigh_as_a_ten(count: int) -> None:
+    # Held-out tables: every count of 11 was a 10 (its pips split, or an index piece got in).
+    assert np.array_equal(rank_likelihood(count), rank_likelihood(10))
+
+
 @pytest.mark.parametrize(("height", "weighed"), [(CARD[1], True), (MIN_CARD_HEIGHT - 1.0, False)])
 def test_a_six_read_as_a_4_is_settled_by_its_pips_unless_it_is_too_small_to_count(height: float,
                                                                                    weighed: bool) -> None:
