@@ -286,7 +286,7 @@ def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, var
         for doubt in doubts.get((column, slot), ()):
             try:
                 changed = with_doubt(position, column, slot, doubt)
-            except PositionError:  # the copy put aside is no longer where the doubt found it
+            except PositionError:  # a reading that would put more copies of a card than the game has
                 continue
             if not is_legal(changed, move, variant):
                 continue
