@@ -251,11 +251,15 @@ def with_card(position: Position, column: int, slot: int, card: Card) -> Positio
     return position.with_columns({column: Column(pile.down, pile.up[:slot] + (card,) + pile.up[slot + 1:])})
 
 
-def with_doubt(position: Position, column: int, slot: int, doubt: Doubt) -> Position:
-    """``position`` with the card at (``column``, ``slot``) read as ``doubt`` says (the card put aside first)."""
-    if doubt.aside is not None:
-        position = with_card(position, *doubt.aside)
-    return with_card(position, column, slot, doubt.card)
+def with_doubt(position: Position, column: int, slot: int, doubt: Doubt) -> Position | None:
+    """``position`` with the card at (``column``, ``slot``) read as ``doubt`` says (the card put aside first),
+    or None where that reading would put more copies of a card on the table than the game has."""
+    try:
+        if doubt.aside is not None:
+            position = with_card(position, *doubt.aside)
+        return with_card(position, column, slot, doubt.card)
+    except PositionError:
+        return None
 
 
 def involved_cards(position: Position, move: TableauMove) -> list[tuple[int, int]]:
@@ -284,11 +288,8 @@ def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, var
         if was is None:
             continue
         for doubt in doubts.get((column, slot), ()):
-            try:
-                changed = with_doubt(position, column, slot, doubt)
-            except PositionError:  # a reading that would put more copies of a card than the game has
-                continue
-            if not is_legal(changed, move, variant):
+            changed = with_doubt(position, column, slot, doubt)
+            if changed is None or not is_legal(changed, move, variant):
                 continue
             repaired = _step(changed, move, variant)
             if repaired is not None:

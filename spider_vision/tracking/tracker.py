@@ -593,11 +593,8 @@ class Tracker:
             for doubt in options:
                 if best is not None and doubt.cost >= best[0]:
                     continue
-                try:
-                    changed = with_doubt(position, column, slot, doubt)
-                except PositionError:
-                    continue
-                if is_legal(changed, move, self.variant):
+                changed = with_doubt(position, column, slot, doubt)
+                if changed is not None and is_legal(changed, move, self.variant):
                     best = (doubt.cost, column, slot, doubt)
         if best is None:
             return step
@@ -614,11 +611,11 @@ class Tracker:
         if aside is not None:
             other_column, other_slot, other = aside
             pile = self.position.columns[other_column]
-            was = pile.up[other_slot]
-            events.append(self._write_correction(other_column, len(pile.down) + other_slot, other))
+            was, index = pile.up[other_slot], len(pile.down) + other_slot
+            events.append(self._write_correction(other_column, index, other))
             flags.append(Flag("misread", f"column {column_letter(other_column)}: {was} was a misread; {move} "
                                          f"shows that {was} lies in column {column_letter(column)}, so this one "
-                                         f"is {other}", other_column, len(pile.down) + other_slot, self._frame))
+                                         f"is {other}", other_column, index, self._frame))
         pile = self.position.columns[column]
         index = len(pile.down) + slot
         was = pile.up[slot]
