@@ -9,7 +9,7 @@ import pytest
 from spider_vision.synth.render import Rendering
 from spider_vision.synth.truth import CardTruth
 from spider_vision.vision.detect import Detections
-from spider_vision.vision.pips import MIN_CARD_HEIGHT, count_pips, rank_likelihood, weigh_ranks
+from spider_vision.vision.pips import MIN_CARD_HEIGHT, count_pips, fit_face, rank_likelihood, weigh_ranks
 from spider_vision.vision.training.dataset import render_seed
 
 CARD = (120.0, 180.0)
@@ -75,8 +75,55 @@ def test_pips_on_one_side_only_say_nothing() -> None:
     assert count_pips(image, origin, right, down) is None
 
 
-@pytest.mark.parametrize(("count", "likeliest"), [(1, {1, 11, 12, 13}), (2, {2, 11, 12, 13}), (6, {6}),
-                                                  (10, {10})])
+@pytest.mark.parametrize(("grow", "shift", "pips"), [
+    ((1.0, 1.12), (0.0, 0.0), 6),  # the frame runs onto the table under the card
+    ((1.0, 0.88), (0.0, 0.0), 6),  # the frame stops above the last row of pips
+    ((1.0, 1.1), (0.0, 0.0), 9),
+    ((1.05, 0.9), (-0.04, 0.0), 8),  # too wide as well, and to the left
+    ((0.95, 1.0), (0.05, 0.0), 10),
+])
+def test_a_frame_a_little_off_is_fitted_to_the_paper_and_counted(grow: tuple[float, float],
+                                                                 shift: tuple[float, float], pips: int) -> None:
+    image, origin, right, down = _card(pips)
+    origin = origin + shift[0] * right + shift[1] * down
+    assert count_pips(image, origin, right * grow[0], down * grow[1]) == pips
+    fitted, across, along = fit_face(image, origin, right * grow[0], down * grow[1])
+    assert np.allclose(fitted, ORIGIN, atol=4.0) if shift[0] else np.allclose(fitted, origin)
+    assert abs(np.linalg.norm(across) - CARD[0]) < 5.0 and abs(np.linalg.norm(along) - CARD[1]) < 5.0
+
+
+def _turned(vector: np.ndarray, degrees: float) -> np.ndarray:
+    a = np.radians(degrees)
+    return np.array([np.cos(a) * vector[0] - np.sin(a) * vector[1], np.sin(a) * vector[0] + np.cos(a) * vector[1]])
+
+
+@pytest.mark.parametrize("pips", [4, 6, 9, 10])
+@pytest.mark.parametrize("degrees", [-10.0, -6.0, -3.0, 3.0, 6.0, 10.0])
+def test_a_frame_turned_against_the_card_counts_right_or_says_nothing(pips: int, degrees: float) -> None:
+    image, origin, right, down = _card(pips)
+    assert count_pips(image, origin, _turned(right, degrees), _turned(down, degrees)) in (pips, None)
+
+
+def test_two_diagonal_pips_left_of_a_four_are_no_two() -> None:
+    image, origin, right, down = _card(4)
+    for u, v in ((0.73, 0.2), (0.27, 0.8)):  # two of its four pips gone
+        cv2.circle(image, (int(ORIGIN[0] + u * CARD[0]), int(ORIGIN[1] + v * CARD[1])), 8, (245, 245, 240), -1)
+    assert count_pips(image, origin, right, down) is None
+
+
+def test_a_card_touching_the_next_column_keeps_its_own_width() -> None:
+    image, origin, right, down = _card(4)
+    x0, y0 = ORIGIN.astype(int)
+    # The next column's card, a few pixels to the right and lower, paper against paper.
+    cv2.rectangle(image, (x0 + int(CARD[0]) + 1, y0 + 20), (219, 259), (245, 245, 240), -1)
+    fitted, across, along = fit_face(image, origin, right * 1.05, down * 1.1)
+    assert abs(np.linalg.norm(across) - 1.05 * CARD[0]) < 1.0  # its paper runs on: the width is kept
+    assert abs(np.linalg.norm(along) - CARD[1]) < 5.0
+    assert count_pips(image, origin, right * 1.05, down * 1.1) == 4
+
+
+@pytest.mark.parametrize(("count", "likeliest"), [(1, {1, 11, 12, 13}), (2, {2, 11, 12, 13}),
+                                                  (3, {3, 11, 12, 13}), (4, {4}), (6, {6}), (10, {10})])
 def test_the_likeliest_ranks_are_the_count_and_low_counts_never_weigh_against_courts(
         count: int, likeliest: set[int]) -> None:
     likelihood = rank_likelihood(count)
