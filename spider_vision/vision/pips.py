@@ -57,7 +57,7 @@ BIG_BLOB = 0.08
 MIN_CARD_HEIGHT = 50.0
 """Pixels (the detector's card height) under which a card is not counted: its pips are a few pixels wide.
 On idle frames of 53 tracking-benchmark videos (960x540), 184 of 201 number cards 50-55 px tall were
-counted, every one right; the 73 under 50 px are too few to vouch for smaller cards."""
+counted, every one right; the 73 under 50 px (63 counted, all right) are too few to vouch for smaller cards."""
 MAX_COUNT = 14
 OFF_MIDDLE = 0.08
 """How far (in patch widths and heights) the middle of the pips' extent may lie from the patch's middle."""
