@@ -148,8 +148,9 @@ def fit_face(image: np.ndarray, origin: np.ndarray, right: np.ndarray, down: np.
     if columns[middle]:
         start = middle - int(np.argmin(columns[middle::-1])) + 1 if not columns[:middle + 1].all() else 0
         end = middle + int(np.argmin(columns[middle:])) if not columns[middle:].all() else width
-        if WIDTH_RANGE[0] <= (end - start) / width * (x1 - x0) <= WIDTH_RANGE[1]:
-            left, far = start / width * (x1 - x0) + x0, end / width * (x1 - x0) + x0
+        sides = [x0 + cell / width * (x1 - x0) for cell in (start, end)]
+        if WIDTH_RANGE[0] <= sides[1] - sides[0] <= WIDTH_RANGE[1]:
+            left, far = sides
     origin = np.asarray(origin, np.float64)
     return origin + left * np.asarray(right), (far - left) * np.asarray(right), bottom * np.asarray(down)
 
