@@ -15,6 +15,7 @@ correction is written when that evidence overturns an earlier read.
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -548,8 +549,15 @@ class Tracker:
                 continue
             card_id = self._book.id_at(column, slot)
             base = self._book.score(card_id, current, known)
+            # A card the camera has never seen (dealt past the picture's edge, named by a guess when
+            # a move covered it) gives no evidence for its name or any other: reading it as one given
+            # identity is one chance in as many as it may have, where an explanation that leaves it
+            # alone needs no reading (bench game 751003: a guessed As behind the edge read as a 2s for
+            # free tied the true move from another column whose cards were past the edge as well).
+            guess = 0.0 if self._book.seen(card_id) else math.log(
+                max(len(self._book.candidates(card_id, position, None)), 1))
             for card in self._book.candidates(card_id, position, current, floor=base - SPREAD_DOUBT, placed=True):
-                cost = base - self._book.score(card_id, card, known)
+                cost = base - self._book.score(card_id, card, known) + guess
                 if card == current or cost >= LEGAL_PRIOR:
                     continue
                 aside = None
