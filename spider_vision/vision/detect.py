@@ -40,6 +40,10 @@ ZOOM_MIN = 1.2
 (60 pixels tall at the detector's scale) up are detected once."""
 ZOOM_AREA = 2.0
 """The enlarged crop has at most this many times the pixels of the first pass (time is bounded)."""
+MERGE_FROM = 48.0
+"""Card height (detector pixels) in the first pass from which its cards that the enlarged pass missed
+are kept: on cards this size it rarely takes a pip for an index (on smaller ones it does, which the
+second pass is for), and the enlarged pass now and then misses a whole card it found."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,34 @@ def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRE
     (x0, y0, x1, y1), zoomed = zoom
     columns, rows = _stride_multiple((x1 - x0) * zoomed), _stride_multiple((y1 - y0) * zoomed)
     crop = cv2.resize(image[y0:y1, x0:x1], (columns, rows), interpolation=cv2.INTER_LINEAR)
-    return _detect_scaled(models, crop, columns / (x1 - x0), rows / (y1 - y0), (float(x0), float(y0)), threshold)
+    found = _detect_scaled(models, crop, columns / (x1 - x0), rows / (y1 - y0), (float(x0), float(y0)), threshold)
+    if float(np.median(np.linalg.norm(detections.downs, axis=1))) * scale < MERGE_FROM:
+        return found
+    return _merge(found, detections)
+
+
+def _merge(zoomed: Detections, first: Detections) -> Detections:
+    """The enlarged pass's detections, with the first pass's cards it missed added.
+
+    The enlarged pass frames cards better, but on cards of middling size
+    (``MERGE_FROM`` up) it misses now and then a card the first pass found, a
+    whole, exposed card among them (which the tracker takes as strong evidence
+    that the card is not there). A first-pass detection whose index no enlarged
+    one points at is kept; the union is checked for plausibility again (a pip
+    beside a stronger card goes).
+    """
+    if not len(first) or not len(zoomed):
+        return zoomed if len(zoomed) else first
+    distance = np.linalg.norm(first.centres[:, None] - zoomed.centres[None], axis=2)
+    reach = 0.5 * np.maximum(np.maximum(first.index_sizes[:, None, 1], zoomed.index_sizes[None, :, 1]), 4.0)
+    missed = np.flatnonzero(~(distance <= reach).any(axis=1))
+    if not len(missed):
+        return zoomed
+    extra = first.subset(missed)
+    union = Detections(*(np.concatenate([a, b]) for a, b in zip(
+        (zoomed.scores, zoomed.centres, zoomed.origins, zoomed.rights, zoomed.downs, zoomed.index_sizes),
+        (extra.scores, extra.centres, extra.origins, extra.rights, extra.downs, extra.index_sizes))))
+    return union.subset(np.flatnonzero(_plausible(union)))
 
 
 def _zoom_box(detections: Detections, shape: tuple[int, ...],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spider_vision.vision.detect import ZOOM_AREA, ZOOM_TO, Detections, _zoom_box, find_peaks
+from spider_vision.vision.detect import ZOOM_AREA, ZOOM_TO, Detections, _merge, _zoom_box, find_peaks
 
 
 # Heat around two cards of a cascade seen from afar, from a bench video: the 2 of hearts' index
@@ -82,3 +82,18 @@ def test_a_crop_as_large_as_the_picture_is_enlarged_within_the_time_budget() -> 
 
 def test_too_few_cards_are_not_zoomed() -> None:
     assert _zoom_box(_cards(20.0, count=2), (540, 960), 0.8) is None
+
+
+def test_a_card_only_the_first_pass_found_is_kept_once() -> None:
+    # A column of four cards 12 pixels apart: the enlarged pass missed the exposed one (the last), and
+    # found the others a little off where the first pass put them.
+    column = _cards(60.0, count=4, spacing=12.0)
+    column = Detections(column.scores, column.centres[:, ::-1], column.origins[:, ::-1], column.downs[:, ::-1] * 0.7,
+                        column.downs, column.index_sizes)
+    found = column.subset(np.arange(3))
+    found = Detections(found.scores, found.centres + 1.0, found.origins + 1.0, found.rights, found.downs,
+                       found.index_sizes)
+    merged = _merge(found, column)
+    assert len(merged) == 4
+    assert np.allclose(merged.origins[:3], found.origins)
+    assert np.allclose(merged.origins[3], column.origins[3])
