@@ -81,7 +81,7 @@ DEALT_SHARE = 0.25
 """Share of the first table's views that must show a column exactly as dealt for the fresh-deal test
 (bench game 749005: far, tightly stacked face-down cards, whose edges were taken for face-up cards or
 missed in most views; each column showed the dealt shape in a quarter to all of the eight views, but
-one, whose shapes varied from view to view)."""
+two, which showed two face-down cards and two face-up ones, or other shapes)."""
 
 
 @dataclass(frozen=True)
@@ -668,8 +668,9 @@ class Tracker:
             stock, removed = 50, ""
             alone = [[view.columns[c].up[shown[0]] for view in views
                       if len(shown := _cards_of(view.columns[c])) == 1] for c in range(10)]
+            # A column never shown alone (an edge taken for a card in every view) has its last card read.
             last = [[view.columns[c].up[-1] for view in views if len(view.columns[c])] for c in range(10)]
-            means = [[sum(pile) / len(pile)] if pile else [sum(bottom) / max(len(bottom), 1)]
+            means = [[sum(pile) / len(pile) if pile else sum(bottom, np.zeros(52)) / max(len(bottom), 1)]
                      for pile, bottom in zip(alone, last)]
         else:
             chosen = [view for view in views if tuple(len(c) for c in view.columns) == shape]
@@ -871,31 +872,39 @@ def _cards_of(column: ColumnView) -> list[int]:
 def _fresh_deal(views: list[TableView]) -> bool:
     """Whether the first table is a fresh deal although no one shape of it prevails: a far view, where
     extra detections come and go (a card's index found twice, the edge of a face-down card taken for a
-    face-up one, which costs the count of face-down cards as well).
+    face-up one, which costs the count of face-down cards as well)."""
+    return _one_card_each(views) or _dealt_shapes_shown(views)
 
-    Either each column shows one face-up card, suspected echoes aside, more often than any other number
-    (ties to the fewer: an extra detection is commoner than a whole card missed), and the face-down cards
-    counted where it does are the deal's in all but two columns; or each column shows the dealt shape
-    exactly (its face-down cards and one face-up card) in at least ``DEALT_SHARE`` of the views, but for
-    at most two columns that show no one shape in most views. A table one step into the game does not
-    pass: its changed columns show their own shape in most views."""
+
+def _one_card_each(views: list[TableView]) -> bool:
+    """Each column shows one face-up card, suspected echoes aside, more often than any other number
+    (ties to the fewer: an extra detection is commoner than a whole card missed), and the face-down
+    cards counted where it does (an extra detection upsets the count too) are the deal's in all but two
+    columns."""
     downs = []
     for column in range(10):
         shown = [len(_cards_of(view.columns[column])) for view in views]
         counts = Counter(shown)
         if min(counts, key=lambda count: (-counts[count], count)) != 1:
-            break
+            return False
         downs.append(float(np.median([view.columns[column].down for view, cards in zip(views, shown)
                                       if cards == 1])))
-    else:
-        if sum(down == dealt for down, dealt in zip(downs, DEALT_DOWN)) >= 8:
-            return True
+    return sum(down == dealt for down, dealt in zip(downs, DEALT_DOWN)) >= 8
+
+
+def _dealt_shapes_shown(views: list[TableView]) -> bool:
+    """Each column shows exactly the dealt shape (its face-down cards and one face-up card) in at least
+    ``DEALT_SHARE`` of the views, but for at most two that show no one shape in most views, or one
+    with fewer cards than dealt (face-down edges missed) that no single move leaves. Cards that moved
+    show elsewhere as more cards than dealt: a table one step or more into the game does not pass,
+    and neither does one whose shape is odd but the same in most views."""
     unsettled = 0
     for column, dealt in enumerate(DEALT_DOWN):
         shapes = Counter((view.columns[column].down, len(_cards_of(view.columns[column]))) for view in views)
         if shapes[(dealt, 1)] >= DEALT_SHARE * len(views):
             continue
-        if shapes.most_common(1)[0][1] * 2 > len(views):
+        shape, count = shapes.most_common(1)[0]
+        if count * 2 > len(views) and (sum(shape) > dealt or shape == (dealt - 1, 1)):
             return False
         unsettled += 1
     return unsettled <= 2
