@@ -211,6 +211,40 @@ def _moves(position: Position, unseen: frozenset[int] = frozenset()) -> list[Mov
     return moves
 
 
+def _moved_unread(steps: Sequence[Step]) -> list[tuple[int, int]]:
+    """Where the cards not read yet (``??``) that ``steps`` move lie at their end (column, slot)."""
+    moved: list[tuple[int, int]] = []
+    for step in steps:
+        move = step.move
+        if not isinstance(move, TableauMove):
+            continue
+        group = step.before.columns[move.source].up[-move.count:]
+        start = len(step.before.columns[move.source].up) - move.count
+        base = len(step.before.columns[move.target].up)
+        carried = [(move.target, base + slot - start) if column == move.source and slot >= start
+                   else (column, slot) for column, slot in moved]
+        fresh = [(move.target, base + k) for k, card in enumerate(group)
+                 if card is None and (move.source, start + k) not in moved]
+        moved = carried + fresh
+    return moved
+
+
+def _in_sight(scorer: Scorer, hypothesis: Hypothesis) -> bool:
+    """Whether every card not read yet that the hypothesis moves lies where most views show a card: such
+    a card (dealt past the picture's edge, or with its index hidden) is moved only to where the camera
+    sees it. Taking it past the edge of another column, where nothing can be seen, would explain a card
+    the reader merely missed as a move (and a move onto it could never be judged)."""
+    for column, slot in _moved_unread(hypothesis.steps):
+        pile = hypothesis.after.columns[column]
+        if slot >= len(pile.up):
+            continue
+        alignments = scorer.pile(column, pile).alignments
+        seen = sum(any(predicted == slot for predicted, _ in alignment.matches) for alignment in alignments)
+        if 2 * seen < len(alignments):
+            return False
+    return True
+
+
 def _step(position: Position, move: Move, variant: Variant) -> Step | None:
     try:
         return apply_move(position, move, variant, force=True)
@@ -313,6 +347,7 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
         singles.append(_hypothesis(scorer, (step,), step.after))
         if doubts and not step.legal and isinstance(move, TableauMove):
             singles += _repairs(scorer, position, step, doubts, variant)
+    singles = [h for h in singles if _in_sight(scorer, h)]
     if any(h.relabel is None and not h.problems and any(map(_breaks_rules, h.steps)) for h in singles):
         # A rule break that explains every column is not excused by reading a card again in a way
         # that leaves one unexplained (a relabelled move of fewer cards, the target showing more).
@@ -343,7 +378,8 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
                     # column is unexplained as well.
                     if not unexplained or (breaks and not any(_breaks_rules(s) for s in pair.steps)):
                         pair = replace(pair, score=pair.score - BREAK_EXPLAINED)
-                    pairs.append(pair)
+                    if _in_sight(scorer, pair):
+                        pairs.append(pair)
         candidates = sorted(candidates + pairs, key=lambda h: -h.score)
     best = candidates[0]
     spn = best.after.spn()

@@ -234,3 +234,23 @@ def test_a_card_not_in_sight_yet_can_be_moved_unread_but_not_one_just_turned_ove
     else:
         inference = infer(_observed(start), _views(after), STANDARD)
         assert "bg" not in [str(m) for m in inference.best.moves]
+
+
+def test_a_card_not_in_sight_is_not_moved_past_the_edge_of_another_column() -> None:
+    # Column b's dealt card is unread and the views do not show it (its index hidden under the
+    # next column's cards, say); column g runs off the picture. Moving the card past g's edge
+    # would explain b's missing card for nothing: it is moved only to where the camera sees it.
+    start = deal_position(13, 2)
+    dealt = apply_move(start, Deal()).after
+    known = dealt.observed()
+    columns = list(known.columns)
+    columns[1] = Column(columns[1].down, columns[1].up[:-1] + (None,))
+    believed = Position(tuple(columns), known.stock, known.removed, known.mode)
+    views = []
+    for view in _views(dealt):
+        shown = list(view.columns)
+        shown[1] = ColumnView(shown[1].down, shown[1].up[:-1])
+        shown[6] = ColumnView(shown[6].down, shown[6].up, cut=True)
+        views.append(TableView(view.frame, tuple(shown)))
+    inference = infer(believed, views, STANDARD)
+    assert not inference.best.changed
