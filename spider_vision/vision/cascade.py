@@ -79,16 +79,14 @@ def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, 
     if not added:
         return detections, replace(layout, columns=tuple(tuple(c) for c in columns), loose=tuple(sorted(loose)))
     n = len(detections)
-    rows = {name: [getattr(detections, name)] for name in
-            ("scores", "centres", "origins", "rights", "downs", "index_sizes")}
+    between = []
     for k, j, t in added:
         a, b = columns[k][j], columns[k][j + 1]
-        rows["scores"].append(np.zeros(1))
-        for name in ("centres", "origins", "rights", "downs", "index_sizes"):
-            values = getattr(detections, name)
-            rows[name].append(((1 - t) * values[a] + t * values[b])[None])
-    grown = Detections(*(np.concatenate(rows[name]) for name in
-                         ("scores", "centres", "origins", "rights", "downs", "index_sizes")))
+        mixed = [((1 - t) * values[a] + t * values[b])[None] for values in
+                 (detections.centres, detections.origins, detections.rights, detections.downs,
+                  detections.index_sizes)]
+        between.append(Detections(np.zeros(1), *mixed))
+    grown = Detections.joined([detections, *between])
     grown_points = grown.origins @ layout.rotation.T
     for number, (k, _, _) in enumerate(added):
         columns[k].append(n + number)

@@ -8,7 +8,7 @@ enlarged. ``Detections`` holds them as arrays in the input picture's pixels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import cv2
 import numpy as np
@@ -59,6 +59,11 @@ class Detections:
 
     def __len__(self) -> int:
         return len(self.scores)
+
+    @classmethod
+    def joined(cls, parts: list[Detections]) -> Detections:
+        """The detections of ``parts`` one after another, in that order."""
+        return cls(*(np.concatenate([getattr(part, field.name) for part in parts]) for field in fields(cls)))
 
     def subset(self, keep: np.ndarray) -> Detections:
         return Detections(self.scores[keep], self.centres[keep], self.origins[keep], self.rights[keep],
@@ -122,10 +127,7 @@ def _merge(zoomed: Detections, first: Detections) -> Detections:
     missed = np.flatnonzero(~(distance <= reach).any(axis=1))
     if not len(missed):
         return zoomed
-    extra = first.subset(missed)
-    union = Detections(*(np.concatenate([a, b]) for a, b in zip(
-        (zoomed.scores, zoomed.centres, zoomed.origins, zoomed.rights, zoomed.downs, zoomed.index_sizes),
-        (extra.scores, extra.centres, extra.origins, extra.rights, extra.downs, extra.index_sizes))))
+    union = Detections.joined([zoomed, first.subset(missed)])
     return union.subset(np.flatnonzero(_plausible(union)))
 
 
