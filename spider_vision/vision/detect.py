@@ -123,7 +123,7 @@ def _merge(zoomed: Detections, first: Detections) -> Detections:
     if not len(first) or not len(zoomed):
         return zoomed if len(zoomed) else first
     distance = np.linalg.norm(first.centres[:, None] - zoomed.centres[None], axis=2)
-    reach = 0.5 * np.maximum(np.maximum(first.index_sizes[:, None, 1], zoomed.index_sizes[None, :, 1]), 4.0)
+    reach = _index_reach(np.maximum(first.index_sizes[:, None, 1], zoomed.index_sizes[None, :, 1]))
     missed = np.flatnonzero(~(distance <= reach).any(axis=1))
     if not len(missed):
         return zoomed
@@ -194,12 +194,17 @@ def _suppress(detections: Detections) -> np.ndarray:
     order = np.argsort(-detections.scores)
     centres = detections.centres[order]
     distance = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    reach = 0.5 * np.maximum(detections.index_sizes[order, 1], 4.0)
+    reach = _index_reach(detections.index_sizes[order, 1])
     kept = np.ones(len(order), bool)
     for i in range(len(order)):
         if kept[i]:
             kept[i + 1:] &= distance[i, i + 1:] > reach[i]
     return np.sort(order[kept])
+
+
+def _index_reach(heights: np.ndarray) -> np.ndarray:
+    """How near two detections' index centres lie when they point at the same index of this height."""
+    return 0.5 * np.maximum(heights, 4.0)
 
 
 def _plausible(detections: Detections) -> np.ndarray:
