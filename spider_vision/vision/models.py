@@ -1,7 +1,11 @@
 """The ONNX models of ``models/`` behind small typed wrappers (onnxruntime on the CPU, no torch).
 
-``Models.load(folder)`` opens the detector, the corner reader and the
-face-down counter once; every call takes BGR uint8 pixels.
+``Models.load(folder)`` opens the detector, the corner readers and the
+face-down counter once; every call takes BGR uint8 pixels. The corner reader
+is an ensemble: ``reader.onnx`` and any ``reader-2.onnx``, ``reader-3.onnx``
+... beside it, trained alike from other seeds, read every crop and their
+log-probabilities are averaged (their mistakes differ, so the mean makes
+fewer; ``models/README.md``).
 """
 
 from __future__ import annotations
@@ -39,23 +43,36 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return z / z.sum(axis=-1, keepdims=True)
 
 
+def _reader_paths(folder: Path) -> list[Path]:
+    """``reader.onnx`` first (deck calibration keeps prototypes of its embedding), then ``reader-2.onnx``, ..."""
+    paths = [folder / "reader.onnx"]
+    while (folder / f"reader-{len(paths) + 1}.onnx").is_file():
+        paths.append(folder / f"reader-{len(paths) + 1}.onnx")
+    return paths
+
+
+def _log_softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
 @dataclass
 class Models:
     detector: ort.InferenceSession
-    reader: ort.InferenceSession
+    readers: tuple[ort.InferenceSession, ...]
     counter: ort.InferenceSession
 
     @classmethod
     def load(cls, folder: str | Path | None = None, threads: int | None = None) -> Models:
         folder = Path(folder or os.environ.get("SPIDER_VISION_MODELS") or DEFAULT_MODELS)
         threads = threads if threads is not None else int(os.environ.get("SPIDER_VISION_THREADS", "1"))
-        return cls(_session(folder / "detector.onnx", threads), _session(folder / "reader.onnx", threads),
-                   _session(folder / "counter.onnx", threads))
+        readers = tuple(_session(path, threads) for path in _reader_paths(folder))
+        return cls(_session(folder / "detector.onnx", threads), readers, _session(folder / "counter.onnx", threads))
 
     @classmethod
     def detector_only(cls, folder: str | Path, threads: int = 1) -> Models:
         """Just the detector (training cuts crops with it before the other models exist)."""
-        return cls(_session(Path(folder) / "detector.onnx", threads), None, None)  # type: ignore[arg-type]
+        return cls(_session(Path(folder) / "detector.onnx", threads), (), None)  # type: ignore[arg-type]
 
     def detect(self, image: np.ndarray) -> np.ndarray:
         """Detector maps (channels, rows, cols) of a BGR picture already scaled for detection."""
@@ -63,12 +80,18 @@ class Models:
         return self.detector.run(None, {"pixels": pixels})[0][0]
 
     def read(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rank (n, 13) and suit (n, 4) probabilities and embeddings (n, 64) of corner crops (n, 40, 40, 3)."""
+        """Rank (n, 13) and suit (n, 4) probabilities and embeddings (n, 64) of corner crops (n, 40, 40, 3).
+
+        The probabilities are the readers' geometric mean (their mean
+        log-probability, normalised); the embedding is the first reader's.
+        """
         if not len(crops):
             return np.zeros((0, 13)), np.zeros((0, 4)), np.zeros((0, 64))
         pixels = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)
-        rank, suit, embedding = self.reader.run(None, {"pixels": pixels})
-        return _softmax(rank), _softmax(suit), embedding
+        outputs = [reader.run(None, {"pixels": pixels}) for reader in self.readers]
+        rank = np.mean([_log_softmax(output[0]) for output in outputs], axis=0)
+        suit = np.mean([_log_softmax(output[1]) for output in outputs], axis=0)
+        return _softmax(rank), _softmax(suit), outputs[0][2]
 
     def count(self, strips: np.ndarray) -> np.ndarray:
         """Probabilities (n, 7) of 0..6 face-down cards in strips (n, 96, 32, 3)."""

@@ -1,0 +1,66 @@
+"""The ONNX wrappers: the corner readers found beside ``reader.onnx`` are read as one ensemble."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from spider_vision.vision.models import DEFAULT_MODELS, Models
+
+
+class _FixedReader:
+    """Stands in for an onnxruntime session: the same logits for every crop."""
+
+    def __init__(self, rank: list[float], suit: list[float], embedding: float) -> None:
+        self.outputs = (np.array(rank, np.float32), np.array(suit, np.float32), embedding)
+
+    def run(self, _names: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        n = len(feeds["pixels"])
+        rank, suit, embedding = self.outputs
+        return [np.tile(rank, (n, 1)), np.tile(suit, (n, 1)), np.full((n, 64), embedding, np.float32)]
+
+
+def _crops(n: int) -> np.ndarray:
+    return np.random.default_rng(0).integers(0, 256, (n, 40, 40, 3), dtype=np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected_rank"),
+    [
+        # Two readers sure of different ranks: the geometric mean is even between them.
+        ([4.0] + [0.0] * 12, [0.0, 4.0] + [0.0] * 11, "tie"),
+        # One sure, the other unsure: the sure one wins, less sure than alone.
+        ([6.0] + [0.0] * 12, [0.0] * 13, 0),
+    ],
+)
+def test_readers_are_averaged_in_log_probability(first: list[float], second: list[float], expected_rank: object) -> None:
+    suit = [0.0, 0.0, 0.0, 0.0]
+    one = Models(None, (_FixedReader(first, suit, 1.0),), None)  # type: ignore[arg-type]
+    both = Models(None, (_FixedReader(first, suit, 1.0), _FixedReader(second, suit, 2.0)), None)  # type: ignore[arg-type]
+    rank_one, _, _ = one.read(_crops(3))
+    rank, suit_probabilities, embedding = both.read(_crops(3))
+    assert rank.shape == (3, 13) and np.allclose(rank.sum(axis=1), 1.0)
+    assert np.allclose(suit_probabilities, 0.25)
+    assert np.all(embedding == 1.0), "the embedding is the first reader's (calibration's prototypes are of it)"
+    if expected_rank == "tie":
+        assert rank[0, 0] == pytest.approx(rank[0, 1])
+        assert rank[0, 0] > rank[0, 2]
+    else:
+        assert rank[0].argmax() == expected_rank
+        assert rank[0, 0] < rank_one[0, 0]
+
+
+def test_load_finds_the_readers_beside_reader_onnx(tmp_path: Path) -> None:
+    for name in ("detector.onnx", "reader.onnx", "counter.onnx"):
+        shutil.copy(DEFAULT_MODELS / name, tmp_path / name)
+    single = Models.load(tmp_path)
+    shutil.copy(DEFAULT_MODELS / "reader.onnx", tmp_path / "reader-2.onnx")
+    shutil.copy(DEFAULT_MODELS / "reader.onnx", tmp_path / "reader-4.onnx")  # not read: reader-3 is missing
+    ensemble = Models.load(tmp_path)
+    assert len(single.readers) == 1 and len(ensemble.readers) == 2
+    crops = _crops(5)
+    for alone, together in zip(single.read(crops), ensemble.read(crops)):
+        assert np.allclose(alone, together, atol=1e-5)
