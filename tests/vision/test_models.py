@@ -64,3 +64,11 @@ def test_load_finds_the_readers_beside_reader_onnx(tmp_path: Path) -> None:
     crops = _crops(5)
     for alone, together in zip(single.read(crops), ensemble.read(crops)):
         assert np.allclose(alone, together, atol=1e-5)
+
+
+def test_the_shipped_reader_is_an_ensemble_of_three() -> None:
+    models = Models.load(DEFAULT_MODELS)
+    assert len(models.readers) == 3
+    rank, suit, embedding = models.read(_crops(4))
+    assert rank.shape == (4, 13) and suit.shape == (4, 4) and embedding.shape == (4, 64)
+    assert np.allclose(rank.sum(axis=1), 1.0) and np.allclose(suit.sum(axis=1), 1.0)
