@@ -20,7 +20,7 @@ import onnxruntime as ort
 
 from spider_vision.vision.errors import ModelMissingError
 
-__all__ = ["DEFAULT_MODELS", "Models"]
+__all__ = ["DEFAULT_MODELS", "Models", "reader_file"]
 
 logger = logging.getLogger(__name__)
 
@@ -43,11 +43,17 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return z / z.sum(axis=-1, keepdims=True)
 
 
+def reader_file(number: int) -> str:
+    """The file name of the ensemble's ``number``-th reader (from 1): ``reader.onnx``, ``reader-2.onnx``, ..."""
+    return "reader.onnx" if number == 1 else f"reader-{number}.onnx"
+
+
 def _reader_paths(folder: Path) -> list[Path]:
-    """``reader.onnx`` first (deck calibration keeps prototypes of its embedding), then ``reader-2.onnx``, ..."""
-    paths = [folder / "reader.onnx"]
-    while (folder / f"reader-{len(paths) + 1}.onnx").is_file():
-        paths.append(folder / f"reader-{len(paths) + 1}.onnx")
+    """``reader.onnx`` first (deck calibration keeps prototypes of its embedding), then ``reader-2.onnx``, ...
+    up to the first number missing."""
+    paths = [folder / reader_file(1)]
+    while (folder / reader_file(len(paths) + 1)).is_file():
+        paths.append(folder / reader_file(len(paths) + 1))
     return paths
 
 

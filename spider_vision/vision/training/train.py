@@ -27,7 +27,7 @@ from torch import nn
 
 from spider_vision.vision.training.augment import low_resolution, photometric
 from spider_vision.vision.geometry import CORNER_CROP, STRIP_CROP
-from spider_vision.vision.models import Models
+from spider_vision.vision.models import Models, reader_file
 from spider_vision.vision.training.dataset import (
     FONT_SEEDS, SHARD, SHARD_KEYS, STYLE_SEEDS, TRAIN_SEEDS, VALID_SEEDS, generate, generate_detected, load_arrays,
 )
@@ -203,11 +203,6 @@ def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, ba
 def train_counter(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Counter:
     return _train_classifier(Counter(), data["strip_crops"], np.array(data["strip_labels"]), _counter_loss,
                              steps, rng, batch, "counter")
-
-
-def reader_file(number: int) -> str:
-    """The file of the ensemble's ``number``-th reader (from 1), as ``Models.load`` looks for it."""
-    return "reader.onnx" if number == 1 else f"reader-{number}.onnx"
 
 
 @torch.no_grad()
