@@ -12,10 +12,10 @@ from collections import Counter
 
 from spider_vision.engine import Card, Position, PositionError, SuitMode, card_text
 
-__all__ = ["build_spn"]
+__all__ = ["build_spn", "room_for_runs", "split_rest"]
 
 
-def _split_rest(rest: int) -> tuple[int, int] | None:
+def split_rest(rest: int) -> tuple[int, int] | None:
     """(stock cards, removed runs) with stock = 10 s (s <= 5) and 13 r (r <= 8) making ``rest``."""
     for runs in range(9):
         stock = rest - 13 * runs
@@ -24,12 +24,44 @@ def _split_rest(rest: int) -> tuple[int, int] | None:
     return None
 
 
+def room_for_runs(cards: list[Card], mode: SuitMode) -> Counter[str]:
+    """How many completed runs of each suit can have left the table, given the cards in sight.
+
+    A removed run holds one card of every rank of its suit, so a suit has
+    room for as many runs as its most-seen card has copies not in sight.
+    """
+    in_sight = Counter(cards)
+    return Counter({suit: mode.copies - max(in_sight[Card(rank, suit)] for rank in range(1, 14))
+                    for suit in mode.suits})
+
+
+def _removed_suits(columns: list[tuple[int, list[Card | None]]], mode: SuitMode, runs: int,
+                   loose_kings: list[Card]) -> str:
+    """The suits of ``runs`` removed runs: the kings seen off the tableau first, then guesses the cards allow.
+
+    A guess takes the suit with the fewest cards in sight (the likeliest to
+    have been completed) among those with room for another run; with no room
+    anywhere the guess stands and the engine's check withholds the position.
+    """
+    in_sight = [card for _, up in columns for card in up if card is not None]
+    room = room_for_runs(in_sight, mode)
+    seen = Counter(card.suit for card in in_sight)
+    chosen = [card.suit for card in loose_kings if card.rank == 13][:runs]
+    room.subtract(chosen)
+    while len(chosen) < runs:
+        open_suits = [suit for suit in mode.suits if room[suit] > 0] or list(mode.suits)
+        suit = min(open_suits, key=lambda s: (seen[s] + 13 * chosen.count(s), mode.suits.index(s)))
+        chosen.append(suit)
+        room[suit] -= 1
+    return "".join(chosen)
+
+
 def build_spn(columns: list[tuple[int, list[Card | None]]], suits: int,
               loose_kings: list[Card]) -> tuple[str | None, list[str]]:
     """SPN from ten (face-down count, face-up cards) columns, or None with the reason as a warning."""
     warnings: list[str] = []
     total = sum(down + len(up) for down, up in columns)
-    split = _split_rest(104 - total)
+    split = split_rest(104 - total)
     if split is None:
         return None, [f"the {total} cards on the tableau leave no whole stock and removed runs; "
                       "position withheld"]
@@ -37,15 +69,8 @@ def build_spn(columns: list[tuple[int, list[Card | None]]], suits: int,
     mode = SuitMode(suits)
     removed = ""
     if runs:
-        if suits == 1:
-            removed = "s" * runs
-        else:
-            kings = [card.suit for card in loose_kings if card.rank == 13][:runs]
-            seen = Counter(card.suit for _, up in columns for card in up if card is not None)
-            while len(kings) < runs:
-                # The suit with the fewest cards in sight is the likeliest to have been completed.
-                kings.append(min(mode.suits, key=lambda s: seen[s] + 13 * kings.count(s)))
-            removed = "".join(kings)
+        removed = _removed_suits(columns, mode, runs, loose_kings)
+        if suits != 1:
             warnings.append(f"{runs} completed run(s) assumed from the card count; their suits are guessed")
     tableau = "/".join(f"{down or ''}|{''.join(card_text(card) for card in up)}" for down, up in columns)
     spn = f"{tableau} {stock or '-'} {removed or '-'} {suits}"

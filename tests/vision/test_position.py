@@ -52,3 +52,12 @@ def test_an_unread_face_up_card_is_unknown_in_the_position() -> None:
     spn, warnings = build_spn(columns, 4, [])
     assert spn is not None and "5|??" in spn
     assert any("??" in w for w in warnings)
+
+
+def test_a_guessed_removed_run_is_of_a_suit_with_room_for_it() -> None:
+    # Hearts are seen least, but both 9h are on the tableau: no heart run can have been completed.
+    columns = [(4, parse_cards("Ks")), (4, parse_cards("9h")), (4, parse_cards("2c")), (4, parse_cards("Qd")),
+               (3, parse_cards("7s")), (3, parse_cards("7s")), (3, parse_cards("9h")), (3, parse_cards("3d")),
+               (3, parse_cards("Tc")), (0, parse_cards("2c"))]
+    spn, _ = build_spn(columns, 4, [])
+    assert spn is not None and spn.endswith(" 50 d 4")
