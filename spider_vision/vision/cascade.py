@@ -5,7 +5,9 @@ so the gaps between the cards found in a column tell what the detector got
 wrong: a gap of two or three steps is a card (or two) it missed between
 them, which get frames in between to be read like any other; two peaks much
 closer than a step are one card found twice, and the weaker one leaves the
-column. A last peak much further below its neighbour than any step is
+column; a peak about half a step below one card and above the next, where
+those two lie one step apart, is a court card's picture or a pip, not a
+card, and leaves however strong it is. A last peak much further below its neighbour than any step is
 the bottom corner of the exposed card (many decks print an index there), not
 a card.
 """
@@ -13,6 +15,7 @@ a card.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 import numpy as np
 
@@ -31,12 +34,29 @@ FAR_BELOW = 0.55
 """Card heights: a column's last peak this far below the one before it is not a card of the column."""
 MISSED_TOLERANCE = 0.3
 """A gap is a whole number of steps when it is within this many steps of one."""
+SPLIT_STEP = 0.75
+"""A peak less than this many steps below one card and above the next, where those two lie one step
+apart, is not a card: it is the picture of a court card or a pip found between two indices."""
+SPLIT_SPAN = (0.8, 1.3)
+"""Steps between the two cards around such a peak (one step, with room for the cards' own jitter)."""
 
 
 def _step(gaps: list[np.ndarray]) -> float | None:
     values = np.concatenate(gaps) if gaps else np.zeros(0)
     values = values[(values >= STEP_RANGE[0]) & (values <= STEP_RANGE[1])]
     return float(np.median(values)) if len(values) >= 3 else None
+
+
+def _drop_split_steps(column: list[int], gaps_of: Callable[[list[int]], np.ndarray], step: float,
+                      loose: list[int]) -> None:
+    """Move to ``loose`` each peak that splits one step of ``column`` in two (``SPLIT_STEP``)."""
+    j = 0
+    while j + 2 < len(column):
+        gaps = gaps_of(column[j:j + 3]) / step
+        if gaps.max() < SPLIT_STEP and SPLIT_SPAN[0] <= gaps.sum() <= SPLIT_SPAN[1]:
+            loose.append(column.pop(j + 1))
+        else:
+            j += 1
 
 
 def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, Layout]:
@@ -65,6 +85,8 @@ def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, 
             weaker = pair[0] if detections.scores[pair[0]] < detections.scores[pair[1]] else pair[1]
             column.remove(weaker)
             loose.append(weaker)
+    for column in columns:
+        _drop_split_steps(column, gaps_of, step, loose)
     for column in columns:
         if len(column) > 1 and gaps_of(column)[-1] >= FAR_BELOW:
             loose.append(column.pop())

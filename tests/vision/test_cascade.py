@@ -85,3 +85,18 @@ def test_a_last_peak_far_below_its_column_is_the_exposed_cards_bottom_corner() -
     grown, layout = repair_columns(detections, group_columns(detections))
     assert [len(column) for column in layout.columns] == counts
     assert [detections.scores[i] for i in layout.loose] == [0.4]
+
+
+@pytest.mark.parametrize("fraction", [0.47, 0.5, 0.53])
+def test_a_peak_that_splits_one_step_in_two_is_not_a_card(fraction: float) -> None:
+    # A court card's picture found about half a step below its index, above the next card of its column,
+    # leaves the column even when the detector is surer of it than of the indices around it.
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts)
+    cards.append((5 * 1.2 * WIDTH + 2.0, (2 + fraction) * STEP * HEIGHT))  # inside column f, cards 2 and 3
+    scores.append(0.9)
+    detections = _detections(cards, scores)
+    grown, layout = repair_columns(detections, group_columns(detections))
+    assert len(grown) == len(detections)
+    assert [len(column) for column in layout.columns] == counts
+    assert [detections.scores[i] for i in layout.loose] == [0.9]
