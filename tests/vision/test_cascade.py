@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spider_vision.vision.cascade import repair_columns
+from spider_vision.vision.cascade import PHANTOM_READ, PHANTOM_SCORE, drop_phantom_last_peaks, repair_columns
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import group_columns
 
@@ -100,3 +100,25 @@ def test_a_peak_that_splits_one_step_in_two_is_not_a_card(fraction: float) -> No
     assert len(grown) == len(detections)
     assert [len(column) for column in layout.columns] == counts
     assert [detections.scores[i] for i in layout.loose] == [0.9]
+
+
+@pytest.mark.parametrize("score, read, dropped", [
+    (PHANTOM_SCORE - 0.05, PHANTOM_READ - 0.1, True),
+    (PHANTOM_SCORE + 0.05, PHANTOM_READ - 0.1, False),
+    (PHANTOM_SCORE - 0.05, PHANTOM_READ + 0.1, False),
+])
+def test_a_weak_unreadable_last_peak_is_no_card(score: float, read: float, dropped: bool) -> None:
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts)
+    cards.append((2 * 1.2 * WIDTH, 4 * STEP * HEIGHT))  # one more card at the bottom of column c
+    scores.append(score)
+    detections = _detections(cards, scores)
+    layout = group_columns(detections)
+    probabilities = np.full((len(detections), 52), 0.01)
+    probabilities[:, 0] = 0.99
+    probabilities[-1] = (1 - read) / 51
+    probabilities[-1, 5] = read
+    kept = drop_phantom_last_peaks(layout, detections, probabilities)
+    assert len(kept.columns[2]) == (4 if dropped else 5)
+    assert (len(detections) - 1 in kept.loose) == dropped
+    assert sum(map(len, kept.columns)) + len(kept.loose) == len(detections)
