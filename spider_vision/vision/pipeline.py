@@ -22,7 +22,7 @@ import numpy as np
 
 from spider_vision.engine import Card
 from spider_vision.vision.calibration import Calibration, CalibrationError
-from spider_vision.vision.cascade import drop_phantom_last_peaks, repair_columns
+from spider_vision.vision.cascade import drop_phantom_peaks, repair_columns
 from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
 from spider_vision.vision.framing import framing_warnings
@@ -129,7 +129,7 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
         raise NoCardsError("no cards found in the picture")
     detections, layout = repair_columns(detections, group_columns(detections))
     rank, suit, embeddings = read_corners(image, models, detections)
-    layout = drop_phantom_last_peaks(layout, detections, joint_probabilities(rank, suit))
+    layout = drop_phantom_peaks(layout, detections, joint_probabilities(rank, suit))
     rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:

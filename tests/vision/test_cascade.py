@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spider_vision.vision.cascade import PHANTOM_READ, PHANTOM_SCORE, drop_phantom_last_peaks, repair_columns
+from spider_vision.vision.cascade import (BACK_READ, BACK_SCORE, PHANTOM_READ, PHANTOM_SCORE, drop_phantom_peaks,
+                                         repair_columns)
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import group_columns
 
@@ -118,7 +119,29 @@ def test_a_weak_unreadable_last_peak_is_no_card(score: float, read: float, dropp
     probabilities[:, 0] = 0.99
     probabilities[-1] = (1 - read) / 51
     probabilities[-1, 5] = read
-    kept = drop_phantom_last_peaks(layout, detections, probabilities)
+    kept = drop_phantom_peaks(layout, detections, probabilities)
     assert len(kept.columns[2]) == (4 if dropped else 5)
     assert (len(detections) - 1 in kept.loose) == dropped
     assert sum(map(len, kept.columns)) + len(kept.loose) == len(detections)
+
+
+@pytest.mark.parametrize("score, read, dropped", [
+    (BACK_SCORE - 0.05, BACK_READ - 0.1, True),
+    (BACK_SCORE + 0.05, BACK_READ - 0.1, False),
+    (BACK_SCORE - 0.05, BACK_READ + 0.1, False),
+])
+def test_weak_unreadable_first_peaks_are_face_down_cards(score: float, read: float, dropped: bool) -> None:
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts)
+    for k in (1, 2):  # the edges of two face-down cards above column c
+        cards.append((2 * 1.2 * WIDTH, -k * 0.4 * STEP * HEIGHT))
+        scores.append(score)
+    detections = _detections(cards, scores)
+    layout = group_columns(detections)
+    probabilities = np.full((len(detections), 52), 0.01)
+    probabilities[:, 0] = 0.99
+    probabilities[-2:] = (1 - read) / 51
+    probabilities[-2:, 5] = read
+    kept = drop_phantom_peaks(layout, detections, probabilities)
+    assert len(kept.columns[2]) == (4 if dropped else 6)
+    assert sorted(kept.loose) == ([len(detections) - 2, len(detections) - 1] if dropped else [])
