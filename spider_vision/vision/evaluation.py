@@ -9,7 +9,10 @@ card matches the truth card whose index centre is within half an index
 height of its own. An uncertain or missed card counts as wrong. A position
 is exact when the tableau, the stock count and the number of removed runs
 match (removed suits are guessed, so not compared); a refused picture of a
-full view counts as a full view not read exactly.
+full view counts as a full view not read exactly. Exact positions are also
+counted apart on full views with no hand over the table: a hand hides
+cards that no picture alone can then read (the tracker waits for the hands
+to leave instead).
 """
 
 from __future__ import annotations
@@ -42,17 +45,20 @@ def _tableau(spn: str) -> tuple[str, str, int]:
     return tableau, stock, 0 if removed == "-" else len(removed)
 
 
-def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, full_view: bool) -> dict[str, int]:
-    """Counts for one table: ``reading`` (None when the picture was refused) against the renderer's truth."""
+def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, full_view: bool,
+          hands: int = 0) -> dict[str, int]:
+    """Counts for one table: ``reading`` (None when the picture was refused) against the renderer's truth;
+    ``hands`` is the number of hands the picture shows."""
     truth_cards = [c for c in cards if c.face_up and c.index_quad and c.index_visible >= MIN_INDEX_VISIBLE]
     whole = [card.index_visible >= WHOLE_INDEX for card in truth_cards]
     counts = {"readable": len(truth_cards), "found": 0, "correct": 0, "uncertain": 0, "columns": 0,
               "down_correct": 0, "full_view": 0, "exact": 0, "failed": 0,
-              "readable_whole": sum(whole), "correct_whole": 0}
+              "readable_whole": sum(whole), "correct_whole": 0, "clear_view": 0, "exact_clear": 0}
     bands = [_height_band(card) for card in truth_cards]
     for band in bands:
         counts[f"readable_band{band}"] = counts.get(f"readable_band{band}", 0) + 1
     counts["full_view"] = int(full_view)
+    counts["clear_view"] = int(full_view and not hands)
     if reading is None:
         # A refused picture still counts: as a full view that was not read exactly.
         counts["failed"] = 1
@@ -96,6 +102,7 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
         truth = _tableau(Position.from_spn(spn).observed().spn())
         if reading.position is not None and _tableau(reading.position) == truth:
             counts["exact"] = 1
+            counts["exact_clear"] = counts["clear_view"]
     return counts
 
 
@@ -115,6 +122,8 @@ def summarise(total: dict[str, int], scenes: int) -> dict[str, float]:
         "down_count_accuracy": total.get("down_correct", 0) / max(total.get("columns", 0), 1),
         "full_views": int(total.get("full_view", 0)),
         "exact_position": total.get("exact", 0) / max(total.get("full_view", 0), 1),
+        "full_views_without_hands": int(total.get("clear_view", 0)),
+        "exact_position_without_hands": total.get("exact_clear", 0) / max(total.get("clear_view", 0), 1),
         "failed_pictures": int(total.get("failed", 0)),
         "card_accuracy_by_card_height": _by_height(total),
     }

@@ -61,3 +61,14 @@ def test_a_refused_full_view_counts_as_not_exact(reading: str | None, exact: flo
     assert figures["full_views"] == 1
     assert figures["exact_position"] == exact
     assert figures["failed_pictures"] == int(reading is None)
+
+
+@pytest.mark.parametrize(("hands", "clear", "exact_clear"), [(0, 1, 1.0), (1, 0, 0.0)])
+def test_exact_positions_are_also_counted_on_views_without_hands(hands: int, clear: int,
+                                                                 exact_clear: float) -> None:
+    start = deal_position(3, SuitMode(4))
+    table = TableReading((_read(0, "Ks"),), start.observed().spn(), (), 4, (1000, 200))
+    figures = summarise(score(table, [_truth(0, "Ks", 1.0)], start.spn(), True, hands), 1)
+    assert figures["exact_position"] == 1.0
+    assert figures["full_views_without_hands"] == clear
+    assert figures["exact_position_without_hands"] == exact_clear
