@@ -33,7 +33,7 @@ from spider_vision.vision.pips import weigh_ranks
 from spider_vision.vision.position import build_spn
 from spider_vision.vision.reading import CardReading, TableReading
 from spider_vision.vision.rules import (apply_rules, choose_down_counts, column_prior, infer_suits,
-                                        joint_probabilities, most_removed_runs)
+                                        joint_probabilities)
 
 __all__ = ["calibrate", "load_image", "read_corners", "read_table"]
 
@@ -136,10 +136,8 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
         probabilities = calibration.adjust(probabilities, embeddings)
     probabilities = column_prior(probabilities, [list(column) for column in layout.columns])
     warnings = framing_warnings(detections, layout, (width, height))
+    cards, down_counts = _cards(image, models, detections, layout, probabilities, embeddings)
     mode = suits or infer_suits(probabilities)
-    on_tableau = [i for column in layout.columns for i in column]
-    max_runs = most_removed_runs(probabilities[on_tableau], mode)
-    cards, down_counts = _cards(image, models, detections, layout, probabilities, embeddings, max_runs)
     if suits is None:
         warnings.append(f"suit mode {mode} inferred from the suits seen; pass --suits to fix it")
     cards, rule_warnings = apply_rules(cards, mode, known)
@@ -162,9 +160,8 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
 
 
 def _cards(image: np.ndarray, models: Models, detections: Detections, layout: Layout,
-           probabilities: np.ndarray, embeddings: np.ndarray, max_runs: int) -> tuple[list[CardReading], dict[int, int]]:
-    """Card readings of every detection and the face-down cards under each column (leaving room for at most
-    ``max_runs`` removed runs)."""
+           probabilities: np.ndarray, embeddings: np.ndarray) -> tuple[list[CardReading], dict[int, int]]:
+    """Card readings of every detection and the face-down cards under each column."""
     quads = detections.quads()
     cards: list[CardReading] = []
     down_counts: dict[int, int] = {}
@@ -181,7 +178,7 @@ def _cards(image: np.ndarray, models: Models, detections: Detections, layout: La
         per_letter[:, 0] = 1.0  # empty columns hold no face-down card
         for k, letter in enumerate(layout.letters):
             per_letter[letter] = counts[k]
-        allowed, _ = choose_down_counts(per_letter, sum(len(column) for column in layout.columns), max_runs)
+        allowed, _ = choose_down_counts(per_letter, sum(len(column) for column in layout.columns))
         chosen = [allowed[letter] for letter in layout.letters]
     for k, (column, letter) in enumerate(zip(layout.columns, layout.letters)):
         down = chosen[k]

@@ -22,12 +22,12 @@ from collections import Counter
 import numpy as np
 
 from spider_vision.engine import Card, SuitMode
-from spider_vision.vision.position import room_for_runs, split_rest
+from spider_vision.vision.position import split_rest
 from spider_vision.vision.reading import CardReading, card_classes, class_index
 
 __all__ = [
     "DEALT_DOWN", "UNCERTAIN", "apply_rules", "choose_down_counts", "column_prior", "infer_suits",
-    "joint_probabilities", "most_removed_runs",
+    "joint_probabilities",
 ]
 
 UNCERTAIN = 0.6
@@ -150,33 +150,13 @@ DEALT_DOWN = (5, 5, 5, 5, 4, 4, 4, 4, 4, 4)
 """Face-down cards dealt to columns a..j; a column never holds more."""
 
 
-def most_removed_runs(probabilities: np.ndarray, suits: int) -> int:
-    """How many completed runs can have left the table, given the face-up cards read with confidence.
-
-    ``probabilities`` (n, 52) are the beliefs of the face-up cards on the
-    tableau; each is narrowed to the mode's suits, and those at least
-    ``UNCERTAIN`` sure count as seen (``room_for_runs``).
-    """
-    mode = SuitMode(suits)
-    allowed = np.zeros(52)
-    for card in mode.deck():
-        allowed[class_index(card)] = 1.0
-    beliefs = probabilities * allowed
-    beliefs = beliefs / np.maximum(beliefs.sum(axis=1, keepdims=True), 1e-12)
-    classes = card_classes()
-    sure = [classes[int(row.argmax())] for row in beliefs if row.max() >= UNCERTAIN]
-    return sum(max(room, 0) for room in room_for_runs(sure, mode).values())
-
-
-def choose_down_counts(probabilities: np.ndarray, face_up: int, max_runs: int = 8) -> tuple[list[int], bool]:
+def choose_down_counts(probabilities: np.ndarray, face_up: int) -> tuple[list[int], bool]:
     """The likeliest face-down counts of ten columns that Spider allows.
 
     ``probabilities`` (10, k) are the counter's beliefs per column (0..k-1
     cards); no column holds more than it was dealt, and the cards on the
-    tableau (``face_up`` plus the counts) must leave a whole stock and at
-    most ``max_runs`` whole removed runs (the runs the face-up cards leave
-    room for: ``room_for_runs``). Returns the counts and whether such a
-    choice exists.
+    tableau (``face_up`` plus the counts) must leave a whole stock and whole
+    removed runs. Returns the counts and whether such a choice exists.
     """
     logs = np.log(np.maximum(probabilities, 1e-9))
     best: dict[int, tuple[float, list[int]]] = {0: (0.0, [])}
@@ -188,8 +168,7 @@ def choose_down_counts(probabilities: np.ndarray, face_up: int, max_runs: int = 
                 if total + count not in nxt or candidate[0] > nxt[total + count][0]:
                     nxt[total + count] = candidate
         best = nxt
-    valid = [entry for total, entry in best.items()
-             if (split := split_rest(104 - total - face_up)) is not None and split[1] <= max_runs]
+    valid = [entry for total, entry in best.items() if split_rest(104 - total - face_up) is not None]
     if not valid:
         return [int(p.argmax()) for p in probabilities], False
     return max(valid, key=lambda entry: entry[0])[1], True

@@ -8,7 +8,7 @@ import pytest
 from spider_vision.engine import Card, parse_card
 from spider_vision.vision.reading import CardReading, class_index
 from spider_vision.vision.rules import (UNCERTAIN, apply_rules, choose_down_counts, column_prior, infer_suits,
-                                        joint_probabilities, most_removed_runs)
+                                        joint_probabilities)
 
 
 def _belief(*pairs: tuple[str, float]) -> np.ndarray:
@@ -93,34 +93,6 @@ def test_down_counts_make_a_card_total_spider_allows() -> None:
     counts, ok = choose_down_counts(_counts(beliefs), 10)
     assert ok
     assert counts[4] == 4
-
-
-@pytest.mark.parametrize("max_runs, expected", [(8, [5, 4, 4, 4]), (0, [5, 5, 5, 5])])
-def test_down_counts_leave_no_more_removed_runs_than_the_cards_in_sight_allow(max_runs: int,
-                                                                              expected: list[int]) -> None:
-    # Columns a..d lean to 4: 41 face-down + 10 face-up leave 40 stock + one removed run, unless no run can
-    # have been removed; then all four hold 5 (54 cards, 50 in the stock).
-    beliefs = [{5: 0.45, 4: 0.55}] * 4 + [{4: 1.0}] * 6
-    counts, ok = choose_down_counts(_counts(beliefs), 10, max_runs)
-    assert ok
-    assert sorted(counts[:4], reverse=True) == expected
-
-
-@pytest.mark.parametrize("cards, suits, expected", [
-    ([], 4, 8),
-    (["8d", "8d"], 4, 6),
-    (["8d", "8d", "Ks", "Ks", "Ks"], 4, 4),
-    (["9h"] * 4, 2, 4),
-    (["9s"] * 8, 1, 0),
-])
-def test_most_removed_runs_counts_the_room_each_suit_has_left(cards: list[str], suits: int, expected: int) -> None:
-    beliefs = np.array([_belief((text, 1.0)) for text in cards]).reshape(-1, 52)
-    assert most_removed_runs(beliefs, suits) == expected
-
-
-def test_an_uncertain_read_leaves_room_for_runs() -> None:
-    beliefs = np.array([_belief(("8d", 1.0)), _belief(("8d", UNCERTAIN - 0.1), ("8h", 1.1 - UNCERTAIN))])
-    assert most_removed_runs(beliefs, 4) == 7
 
 
 def test_no_allowed_choice_falls_back_to_the_likeliest_counts() -> None:
