@@ -95,6 +95,15 @@ def test_down_counts_make_a_card_total_spider_allows() -> None:
     assert counts[4] == 4
 
 
+def test_sure_counts_are_not_forced_into_a_whole_card_total() -> None:
+    # 43 face-down + 10 face-up = 53 cards leave no whole stock, but every count is sure: a face-up card
+    # was more likely missed or found twice, so the counts stay and the caller withholds the position.
+    beliefs = [{5: 1.0}] * 3 + [{4: 0.999, 5: 0.001}] + [{4: 1.0}] * 6
+    counts, ok = choose_down_counts(_counts(beliefs), 10)
+    assert not ok
+    assert counts == [5, 5, 5, 4, 4, 4, 4, 4, 4, 4]
+
+
 def test_no_allowed_choice_falls_back_to_the_likeliest_counts() -> None:
     beliefs = [{0: 1.0}] * 10
     counts, ok = choose_down_counts(_counts(beliefs), 200)
