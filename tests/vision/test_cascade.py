@@ -103,45 +103,30 @@ def test_a_peak_that_splits_one_step_in_two_is_not_a_card(fraction: float) -> No
     assert [detections.scores[i] for i in layout.loose] == [0.9]
 
 
-@pytest.mark.parametrize("score, read, dropped", [
-    (PHANTOM_SCORE - 0.05, PHANTOM_READ - 0.1, True),
-    (PHANTOM_SCORE + 0.05, PHANTOM_READ - 0.1, False),
-    (PHANTOM_SCORE - 0.05, PHANTOM_READ + 0.1, False),
-])
-def test_a_weak_unreadable_last_peak_is_no_card(score: float, read: float, dropped: bool) -> None:
-    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
-    cards, scores = _table(counts)
-    cards.append((2 * 1.2 * WIDTH, 4 * STEP * HEIGHT))  # one more card at the bottom of column c
-    scores.append(score)
-    detections = _detections(cards, scores)
-    layout = group_columns(detections)
-    probabilities = np.full((len(detections), 52), 0.01)
-    probabilities[:, 0] = 0.99
-    probabilities[-1] = (1 - read) / 51
-    probabilities[-1, 5] = read
-    kept = drop_phantom_peaks(layout, detections, probabilities)
-    assert len(kept.columns[2]) == (4 if dropped else 5)
-    assert (len(detections) - 1 in kept.loose) == dropped
-    assert sum(map(len, kept.columns)) + len(kept.loose) == len(detections)
+LAST = [(2 * 1.2 * WIDTH, 4 * STEP * HEIGHT)]  # a peak one step below column c's exposed card
+FIRST = [(2 * 1.2 * WIDTH, -k * 0.4 * STEP * HEIGHT) for k in (1, 2)]  # the edges of two backs above column c
 
 
-@pytest.mark.parametrize("score, read, dropped", [
-    (BACK_SCORE - 0.05, BACK_READ - 0.1, True),
-    (BACK_SCORE + 0.05, BACK_READ - 0.1, False),
-    (BACK_SCORE - 0.05, BACK_READ + 0.1, False),
+@pytest.mark.parametrize("peaks, score, read, dropped", [
+    (LAST, PHANTOM_SCORE - 0.05, PHANTOM_READ - 0.1, True),
+    (LAST, PHANTOM_SCORE + 0.05, PHANTOM_READ - 0.1, False),
+    (LAST, PHANTOM_SCORE - 0.05, PHANTOM_READ + 0.1, False),
+    (FIRST, BACK_SCORE - 0.05, BACK_READ - 0.1, True),
+    (FIRST, BACK_SCORE + 0.05, BACK_READ - 0.1, False),
+    (FIRST, BACK_SCORE - 0.05, BACK_READ + 0.1, False),
 ])
-def test_weak_unreadable_first_peaks_are_face_down_cards(score: float, read: float, dropped: bool) -> None:
+def test_weak_unreadable_peaks_at_either_end_of_a_column_are_no_cards(peaks: list[tuple[float, float]], score: float,
+                                                                      read: float, dropped: bool) -> None:
     counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
     cards, scores = _table(counts)
-    for k in (1, 2):  # the edges of two face-down cards above column c
-        cards.append((2 * 1.2 * WIDTH, -k * 0.4 * STEP * HEIGHT))
-        scores.append(score)
+    cards += peaks
+    scores += [score] * len(peaks)
     detections = _detections(cards, scores)
-    layout = group_columns(detections)
     probabilities = np.full((len(detections), 52), 0.01)
     probabilities[:, 0] = 0.99
-    probabilities[-2:] = (1 - read) / 51
-    probabilities[-2:, 5] = read
-    kept = drop_phantom_peaks(layout, detections, probabilities)
-    assert len(kept.columns[2]) == (4 if dropped else 6)
-    assert sorted(kept.loose) == ([len(detections) - 2, len(detections) - 1] if dropped else [])
+    probabilities[-len(peaks):] = (1 - read) / 51
+    probabilities[-len(peaks):, 5] = read
+    kept = drop_phantom_peaks(group_columns(detections), detections, probabilities)
+    added = list(range(len(detections) - len(peaks), len(detections)))
+    assert len(kept.columns[2]) == counts[2] + (0 if dropped else len(peaks))
+    assert sorted(kept.loose) == (added if dropped else [])
