@@ -7,11 +7,11 @@ them, which get frames in between to be read like any other; two peaks much
 closer than a step are one card found twice, and the weaker one leaves the
 column; a peak about half a step below one card and above the next, where
 those two lie one step apart, is a court card's picture or a pip, not a
-card, and leaves however strong it is. A last peak much further below its neighbour than any step is
-the bottom corner of the exposed card (many decks print an index there), not
-a card, and so is a weak last peak that the reader cannot name; weak
-unreadable first peaks are the edges of face-down cards
-(``drop_phantom_peaks``, once the corners are read).
+card, and leaves however strong it is. A last peak much further below its
+neighbour than any step is the bottom corner of the exposed card (many
+decks print an index there), not a card, and so is a weak last peak that
+the reader cannot name; weak unreadable first peaks are the edges of
+face-down cards (``drop_phantom_peaks``, once the corners are read).
 """
 
 from __future__ import annotations

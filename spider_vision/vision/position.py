@@ -12,7 +12,7 @@ from collections import Counter
 
 from spider_vision.engine import Card, Position, PositionError, SuitMode, card_text
 
-__all__ = ["build_spn", "room_for_runs", "split_rest"]
+__all__ = ["build_spn", "split_rest"]
 
 
 def split_rest(rest: int) -> tuple[int, int] | None:
@@ -24,7 +24,7 @@ def split_rest(rest: int) -> tuple[int, int] | None:
     return None
 
 
-def room_for_runs(cards: list[Card], mode: SuitMode) -> Counter[str]:
+def _room_for_runs(cards: list[Card], mode: SuitMode) -> Counter[str]:
     """How many completed runs of each suit can have left the table, given the cards in sight.
 
     A removed run holds one card of every rank of its suit, so a suit has
@@ -44,7 +44,7 @@ def _removed_suits(columns: list[tuple[int, list[Card | None]]], mode: SuitMode,
     anywhere the guess stands and the engine's check withholds the position.
     """
     in_sight = [card for _, up in columns for card in up if card is not None]
-    room = room_for_runs(in_sight, mode)
+    room = _room_for_runs(in_sight, mode)
     seen = Counter(card.suit for card in in_sight)
     chosen = [card.suit for card in loose_kings if card.rank == 13][:runs]
     room.subtract(chosen)
