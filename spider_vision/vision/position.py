@@ -2,8 +2,10 @@
 
 The camera sees the ten columns but not the stock's size nor, usually, the
 completed runs; both follow from the 104-card total (the stock is a multiple
-of ten, a removed run is 13 cards, so the split is unique). The engine's
-parser then checks the result (copies per mode, card totals).
+of ten, a removed run is 13 cards, so the split is unique). A removed run
+whose king is not in sight gets a guessed suit, one that the cards in sight
+leave room for (both 9h on the table: no heart run can have gone). The
+engine's parser then checks the result (copies per mode, card totals).
 """
 
 from __future__ import annotations
