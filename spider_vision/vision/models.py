@@ -1,9 +1,10 @@
 """The ONNX models of ``models/`` behind small typed wrappers (onnxruntime on the CPU, no torch).
 
 ``Models.load(folder)`` opens the detector, the corner readers and the
-face-down counter once; every call takes BGR uint8 pixels. The corner reader
-is an ensemble: ``reader.onnx`` and any ``reader-2.onnx``, ``reader-3.onnx``
-... beside it, trained alike from other seeds, read every crop and their
+face-down counters once; every call takes BGR uint8 pixels. The corner reader
+and the counter are ensembles: ``reader.onnx`` and any ``reader-2.onnx``,
+``reader-3.onnx`` ... beside it (``counter.onnx``, ``counter-2.onnx`` ...
+likewise), trained alike from other seeds, read every crop and their
 log-probabilities are averaged (their mistakes differ, so the mean makes
 fewer; ``models/README.md``).
 """
@@ -20,7 +21,7 @@ import onnxruntime as ort
 
 from spider_vision.vision.errors import ModelMissingError
 
-__all__ = ["DEFAULT_MODELS", "Models", "reader_file"]
+__all__ = ["DEFAULT_MODELS", "Models", "counter_file", "reader_file"]
 
 logger = logging.getLogger(__name__)
 
@@ -47,17 +48,26 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return np.exp(_log_softmax(logits))
 
 
+def _member_file(stem: str, number: int) -> str:
+    return f"{stem}.onnx" if number == 1 else f"{stem}-{number}.onnx"
+
+
 def reader_file(number: int) -> str:
     """The file name of the ensemble's ``number``-th reader (from 1): ``reader.onnx``, ``reader-2.onnx``, ..."""
-    return "reader.onnx" if number == 1 else f"reader-{number}.onnx"
+    return _member_file("reader", number)
 
 
-def _reader_paths(folder: Path) -> list[Path]:
-    """``reader.onnx`` first (deck calibration keeps prototypes of its embedding), then ``reader-2.onnx``, ...
-    up to the first number missing."""
-    paths = [folder / reader_file(1)]
-    while (folder / reader_file(len(paths) + 1)).is_file():
-        paths.append(folder / reader_file(len(paths) + 1))
+def counter_file(number: int) -> str:
+    """The file name of the ensemble's ``number``-th counter (from 1): ``counter.onnx``, ``counter-2.onnx``, ..."""
+    return _member_file("counter", number)
+
+
+def _member_paths(folder: Path, stem: str) -> list[Path]:
+    """``<stem>.onnx`` first (deck calibration keeps prototypes of the first reader's embedding), then
+    ``<stem>-2.onnx``, ... up to the first number missing."""
+    paths = [folder / _member_file(stem, 1)]
+    while (folder / _member_file(stem, len(paths) + 1)).is_file():
+        paths.append(folder / _member_file(stem, len(paths) + 1))
     return paths
 
 
@@ -65,19 +75,20 @@ def _reader_paths(folder: Path) -> list[Path]:
 class Models:
     detector: ort.InferenceSession
     readers: tuple[ort.InferenceSession, ...]
-    counter: ort.InferenceSession
+    counters: tuple[ort.InferenceSession, ...]
 
     @classmethod
     def load(cls, folder: str | Path | None = None, threads: int | None = None) -> Models:
         folder = Path(folder or os.environ.get("SPIDER_VISION_MODELS") or DEFAULT_MODELS)
         threads = threads if threads is not None else int(os.environ.get("SPIDER_VISION_THREADS", "1"))
-        readers = tuple(_session(path, threads) for path in _reader_paths(folder))
-        return cls(_session(folder / "detector.onnx", threads), readers, _session(folder / "counter.onnx", threads))
+        readers = tuple(_session(path, threads) for path in _member_paths(folder, "reader"))
+        counters = tuple(_session(path, threads) for path in _member_paths(folder, "counter"))
+        return cls(_session(folder / "detector.onnx", threads), readers, counters)
 
     @classmethod
     def detector_only(cls, folder: str | Path, threads: int = 1) -> Models:
         """Just the detector (training cuts crops with it before the other models exist)."""
-        return cls(_session(Path(folder) / "detector.onnx", threads), (), None)  # type: ignore[arg-type]
+        return cls(_session(Path(folder) / "detector.onnx", threads), (), ())
 
     def detect(self, image: np.ndarray) -> np.ndarray:
         """Detector maps (channels, rows, cols) of a BGR picture already scaled for detection."""
@@ -99,8 +110,9 @@ class Models:
         return _softmax(rank), _softmax(suit), outputs[0][2]
 
     def count(self, strips: np.ndarray) -> np.ndarray:
-        """Probabilities (n, 7) of 0..6 face-down cards in strips (n, 96, 32, 3)."""
+        """Probabilities (n, 7) of 0..6 face-down cards in strips (n, 96, 32, 3): the counters' geometric mean."""
         if not len(strips):
             return np.zeros((0, 7))
         pixels = np.ascontiguousarray(strips.transpose(0, 3, 1, 2), np.float32)
-        return _softmax(self.counter.run(None, {"pixels": pixels})[0])
+        counts = np.mean([_log_softmax(counter.run(None, {"pixels": pixels})[0]) for counter in self.counters], axis=0)
+        return _softmax(counts)

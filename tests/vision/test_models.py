@@ -1,9 +1,11 @@
-"""The ONNX wrappers: the corner readers found beside ``reader.onnx`` are read as one ensemble."""
+"""The ONNX wrappers: the corner readers (and the counters) found beside ``reader.onnx`` (``counter.onnx``)
+are read as one ensemble."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -38,8 +40,8 @@ def _crops(n: int) -> np.ndarray:
 )
 def test_readers_are_averaged_in_log_probability(first: list[float], second: list[float], expected_rank: object) -> None:
     suit = [0.0, 0.0, 0.0, 0.0]
-    one = Models(None, (_FixedReader(first, suit, 1.0),), None)  # type: ignore[arg-type]
-    both = Models(None, (_FixedReader(first, suit, 1.0), _FixedReader(second, suit, 2.0)), None)  # type: ignore[arg-type]
+    one = Models(None, (_FixedReader(first, suit, 1.0),), ())  # type: ignore[arg-type]
+    both = Models(None, (_FixedReader(first, suit, 1.0), _FixedReader(second, suit, 2.0)), ())  # type: ignore[arg-type]
     rank_one, _, _ = one.read(_crops(3))
     rank, suit_probabilities, embedding = both.read(_crops(3))
     assert rank.shape == (3, 13) and np.allclose(rank.sum(axis=1), 1.0)
@@ -53,17 +55,28 @@ def test_readers_are_averaged_in_log_probability(first: list[float], second: lis
         assert rank[0, 0] < rank_one[0, 0]
 
 
-def test_load_finds_the_readers_beside_reader_onnx(tmp_path: Path) -> None:
+def _strips(n: int) -> np.ndarray:
+    return np.random.default_rng(1).integers(0, 256, (n, 96, 32, 3), dtype=np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("stem", "members", "outputs"),
+    [
+        ("reader", lambda models: models.readers, lambda models: models.read(_crops(5))),
+        ("counter", lambda models: models.counters, lambda models: (models.count(_strips(5)),)),
+    ],
+)
+def test_load_finds_the_members_beside_the_first(tmp_path: Path, stem: str, members: Callable[[Models], tuple],
+                                                 outputs: Callable[[Models], tuple]) -> None:
     for name in ("detector.onnx", "reader.onnx", "counter.onnx"):
         shutil.copy(DEFAULT_MODELS / name, tmp_path / name)
     single = Models.load(tmp_path)
-    shutil.copy(DEFAULT_MODELS / "reader.onnx", tmp_path / "reader-2.onnx")
-    shutil.copy(DEFAULT_MODELS / "reader.onnx", tmp_path / "reader-4.onnx")  # not read: reader-3 is missing
+    shutil.copy(DEFAULT_MODELS / f"{stem}.onnx", tmp_path / f"{stem}-2.onnx")
+    shutil.copy(DEFAULT_MODELS / f"{stem}.onnx", tmp_path / f"{stem}-4.onnx")  # not read: -3 is missing
     ensemble = Models.load(tmp_path)
-    assert len(single.readers) == 1 and len(ensemble.readers) == 2
-    crops = _crops(5)
-    for alone, together in zip(single.read(crops), ensemble.read(crops)):
-        assert np.allclose(alone, together, atol=1e-5)
+    assert len(members(single)) == 1 and len(members(ensemble)) == 2
+    for alone, together in zip(outputs(single), outputs(ensemble)):
+        assert np.allclose(alone, together, atol=1e-5), "two copies of one model read as that model alone"
 
 
 def test_the_shipped_reader_is_an_ensemble_of_three() -> None:
@@ -72,3 +85,11 @@ def test_the_shipped_reader_is_an_ensemble_of_three() -> None:
     rank, suit, embedding = models.read(_crops(4))
     assert rank.shape == (4, 13) and suit.shape == (4, 4) and embedding.shape == (4, 64)
     assert np.allclose(rank.sum(axis=1), 1.0) and np.allclose(suit.sum(axis=1), 1.0)
+
+
+def test_the_shipped_counter_is_an_ensemble_of_two() -> None:
+    models = Models.load(DEFAULT_MODELS)
+    assert len(models.counters) == 2
+    counts = models.count(_strips(3))
+    assert counts.shape == (3, 7) and np.allclose(counts.sum(axis=1), 1.0)
+    assert models.count(np.zeros((0, 96, 32, 3), np.uint8)).shape == (0, 7)

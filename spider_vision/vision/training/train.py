@@ -7,7 +7,8 @@ seeds are fixed, so the data are the same each time), trains on one CPU
 thread with fixed seeds and step counts, prints held-out figures and writes
 ``detector.onnx``, ``reader.onnx``, ``reader-2.onnx`` and ``reader-3.onnx``
 (the corner reader is an ensemble of readers trained alike from other seeds),
-``counter.onnx`` and ``training.json``.
+``counter.onnx`` and ``counter-2.onnx`` (the face-down counter likewise) and
+``training.json``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from torch import nn
 
 from spider_vision.vision.training.augment import low_resolution, photometric
 from spider_vision.vision.geometry import CORNER_CROP, STRIP_CROP
-from spider_vision.vision.models import Models, reader_file
+from spider_vision.vision.models import Models, counter_file, reader_file
 from spider_vision.vision.training.dataset import (
     FONT_SEEDS, SHARD, SHARD_KEYS, STYLE_SEEDS, TRAIN_SEEDS, VALID_SEEDS, generate, generate_detected, load_arrays,
 )
@@ -39,8 +40,12 @@ logger = logging.getLogger(__name__)
 
 READER_SEEDS = (1, 3, 5)
 """Offsets from ``--seed`` of the ensemble's readers, written as ``reader.onnx``, ``reader-2.onnx``,
-``reader-3.onnx`` (the counter's offset is 2). Each reader alone reads 95.7-95.9% of the held-out
-crops right, the three together 96.2% (``models/README.md``)."""
+``reader-3.onnx``. Each reader alone reads 95.7-95.9% of the held-out crops right, the three
+together 96.2% (``models/README.md``)."""
+
+COUNTER_SEEDS = (2, 4)
+"""Offsets from ``--seed`` of the ensemble's face-down counters, written as ``counter.onnx``,
+``counter-2.onnx``."""
 
 
 def load(paths: list[Path]) -> dict[str, list]:
@@ -225,13 +230,15 @@ def reader_accuracy(readers: list[Reader], data: dict[str, list]) -> dict[str, f
 
 
 @torch.no_grad()
-def counter_accuracy(counter: Counter, data: dict[str, list]) -> dict[str, float]:
-    """Accuracy on held-out face-down strips (true frames, jittered)."""
+def counter_accuracy(counters: list[Counter], data: dict[str, list]) -> dict[str, float]:
+    """Accuracy of the ensemble (mean log-probabilities, as at run time) on held-out face-down strips
+    (true frames, jittered)."""
     strips = np.array(data["strip_labels"])
     hits = 0
     for start in range(0, len(strips), 512):
-        hits += int((counter(_tensor(data["strip_crops"][start:start + 512])).argmax(1).numpy()
-                     == strips[start:start + 512]).sum())
+        x = _tensor(data["strip_crops"][start:start + 512])
+        counts = torch.stack([torch.log_softmax(counter(x), 1) for counter in counters]).mean(0)
+        hits += int((counts.argmax(1).numpy() == strips[start:start + 512]).sum())
     return {"down_count": hits / max(len(strips), 1), "strips": len(strips)}
 
 
@@ -247,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--detector-steps", type=int, default=16000)
     parser.add_argument("--reader-steps", type=int, default=12000)
-    parser.add_argument("--counter-steps", type=int, default=4000)
+    parser.add_argument("--counter-steps", type=int, default=12000)
     parser.add_argument("--only", choices=["detector", "reader", "counter"], default=None,
                         help="train only one model (the reader and counter need the detector in --out)")
     args = parser.parse_args(argv)
@@ -307,13 +314,19 @@ def main(argv: list[str] | None = None) -> int:
         record.update({"reader_steps": args.reader_steps, "reader_seeds": [args.seed + o for o in READER_SEEDS],
                        "reader_accuracy": figures, "reader_accuracy_each": members})
     if args.only in (None, "counter"):
-        torch.manual_seed(args.seed + 2)
-        counter = train_counter(train, args.counter_steps, np.random.default_rng(args.seed + 2))
-        figures = {"valid_seeds": counter_accuracy(counter, load(valid_paths)),
-                   "held_out_style": counter_accuracy(counter, load(style_paths))}
-        logger.info("held-out counter accuracy: %s", json.dumps(figures))
-        export(counter, torch.zeros(2, 3, STRIP_CROP[1], STRIP_CROP[0]), args.out / "counter.onnx", ["counts"],
-               {"pixels": {0: "batch"}, "counts": {0: "batch"}})
-        record.update({"counter_steps": args.counter_steps, "counter_accuracy": figures})
+        counters = []
+        for number, offset in enumerate(COUNTER_SEEDS, 1):
+            torch.manual_seed(args.seed + offset)
+            counters.append(train_counter(train, args.counter_steps, np.random.default_rng(args.seed + offset)))
+            export(counters[-1], torch.zeros(2, 3, STRIP_CROP[1], STRIP_CROP[0]), args.out / counter_file(number),
+                   ["counts"], {"pixels": {0: "batch"}, "counts": {0: "batch"}})
+        (args.out / counter_file(len(COUNTER_SEEDS) + 1)).unlink(missing_ok=True)
+        valid, style = load(valid_paths), load(style_paths)
+        members = [{"valid_seeds": counter_accuracy([counter], valid),
+                    "held_out_style": counter_accuracy([counter], style)} for counter in counters]
+        figures = {"valid_seeds": counter_accuracy(counters, valid), "held_out_style": counter_accuracy(counters, style)}
+        logger.info("held-out counter accuracy: %s (each counter alone: %s)", json.dumps(figures), json.dumps(members))
+        record.update({"counter_steps": args.counter_steps, "counter_seeds": [args.seed + o for o in COUNTER_SEEDS],
+                       "counter_accuracy": figures, "counter_accuracy_each": members})
     record_path.write_text(json.dumps(record, indent=1) + "\n")
     return 0
