@@ -217,7 +217,7 @@ def test_a_doubtful_card_keeps_its_banner_and_outline_until_it_is_settled(window
 
 
 def test_a_card_of_a_single_picture_is_corrected_in_place(window, qtbot, monkeypatch) -> None:
-    picture = sample_video().with_name("late-2suit-gingham.jpg")
+    picture = sample_video().with_name("late-1suit-blur.jpg")
     window.start(str(picture))
     qtbot.waitUntil(lambda: window.reading is not None, timeout=WAIT_MS)
     assert window.position is not None, "this sample is read as a whole position"
