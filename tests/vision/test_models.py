@@ -4,8 +4,8 @@ are read as one ensemble."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
