@@ -48,6 +48,11 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return np.exp(_log_softmax(logits))
 
 
+def _geometric_mean(logits: list[np.ndarray]) -> np.ndarray:
+    """The ensemble's probabilities: its members' mean log-probability, normalised."""
+    return _softmax(np.mean([_log_softmax(member) for member in logits], axis=0))
+
+
 def _member_file(stem: str, number: int) -> str:
     return f"{stem}.onnx" if number == 1 else f"{stem}-{number}.onnx"
 
@@ -105,14 +110,13 @@ class Models:
             return np.zeros((0, 13)), np.zeros((0, 4)), np.zeros((0, 64))
         pixels = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)
         outputs = [reader.run(None, {"pixels": pixels}) for reader in self.readers]
-        rank = np.mean([_log_softmax(output[0]) for output in outputs], axis=0)
-        suit = np.mean([_log_softmax(output[1]) for output in outputs], axis=0)
-        return _softmax(rank), _softmax(suit), outputs[0][2]
+        rank = _geometric_mean([output[0] for output in outputs])
+        suit = _geometric_mean([output[1] for output in outputs])
+        return rank, suit, outputs[0][2]
 
     def count(self, strips: np.ndarray) -> np.ndarray:
         """Probabilities (n, 7) of 0..6 face-down cards in strips (n, 96, 32, 3): the counters' geometric mean."""
         if not len(strips):
             return np.zeros((0, 7))
         pixels = np.ascontiguousarray(strips.transpose(0, 3, 1, 2), np.float32)
-        counts = np.mean([_log_softmax(counter.run(None, {"pixels": pixels})[0]) for counter in self.counters], axis=0)
-        return _softmax(counts)
+        return _geometric_mean([counter.run(None, {"pixels": pixels})[0] for counter in self.counters])
