@@ -247,6 +247,30 @@ def export(net: nn.Module, example: torch.Tensor, path: Path, outputs: list[str]
                       dynamic_axes=dynamic, opset_version=17, external_data=False, dynamo=False)
 
 
+def _train_ensemble(name: str, offsets: tuple[int, ...], train_one: Callable[[np.random.Generator], nn.Module],
+                    file_name: Callable[[int], str], example: torch.Tensor, outputs: list[str],
+                    accuracy: Callable[[list, dict[str, list]], dict[str, float]], args: argparse.Namespace,
+                    held_out: tuple[dict[str, list], dict[str, list]]) -> dict[str, object]:
+    """Train one member per seed offset, export each as ``file_name(k)`` and measure the ensemble and
+    each member on the held-out shards; the ``training.json`` fields of that stage."""
+    members = []
+    for number, offset in enumerate(offsets, 1):
+        torch.manual_seed(args.seed + offset)
+        members.append(train_one(np.random.default_rng(args.seed + offset)))
+        export(members[-1], example, args.out / file_name(number), outputs,
+               {"pixels": {0: "batch"}, **{output: {0: "batch"} for output in outputs}})
+    # Models.load reads <name>-2, <name>-3, ... up to the first missing one: an older, larger
+    # ensemble's next file would join this one.
+    (args.out / file_name(len(offsets) + 1)).unlink(missing_ok=True)
+    valid, style = held_out
+    each = [{"valid_seeds": accuracy([member], valid), "held_out_style": accuracy([member], style)}
+            for member in members]
+    figures = {"valid_seeds": accuracy(members, valid), "held_out_style": accuracy(members, style)}
+    logger.info("held-out %s accuracy: %s (each %s alone: %s)", name, json.dumps(figures), name, json.dumps(each))
+    return {f"{name}_seeds": [args.seed + offset for offset in offsets], f"{name}_accuracy": figures,
+            f"{name}_accuracy_each": each}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m spider_vision.vision.training", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path("data/vision"))
@@ -295,38 +319,18 @@ def main(argv: list[str] | None = None) -> int:
         for key in ("index_crops", "index_labels", "strip_crops", "strip_labels"):
             train[key].extend(detected[key])
     # Each stage has its own seeds, so that '--only reader' repeats the reader of a full run.
-    if args.only in (None, "reader"):
-        readers = []
-        for number, offset in enumerate(READER_SEEDS, 1):
-            torch.manual_seed(args.seed + offset)
-            readers.append(train_reader(train, args.reader_steps, np.random.default_rng(args.seed + offset)))
-            export(readers[-1], torch.zeros(2, 3, CORNER_CROP[1], CORNER_CROP[0]), args.out / reader_file(number),
-                   ["rank", "suit", "embedding"],
-                   {"pixels": {0: "batch"}, "rank": {0: "batch"}, "suit": {0: "batch"}, "embedding": {0: "batch"}})
-        # Models.load reads reader-2, reader-3, ... up to the first missing one: an older, larger
-        # ensemble's next file would join this one.
-        (args.out / reader_file(len(READER_SEEDS) + 1)).unlink(missing_ok=True)
-        valid, style = load(valid_paths), load(style_paths)
-        members = [{"valid_seeds": reader_accuracy([reader], valid), "held_out_style": reader_accuracy([reader], style)}
-                   for reader in readers]
-        figures = {"valid_seeds": reader_accuracy(readers, valid), "held_out_style": reader_accuracy(readers, style)}
-        logger.info("held-out reader accuracy: %s (each reader alone: %s)", json.dumps(figures), json.dumps(members))
-        record.update({"reader_steps": args.reader_steps, "reader_seeds": [args.seed + o for o in READER_SEEDS],
-                       "reader_accuracy": figures, "reader_accuracy_each": members})
-    if args.only in (None, "counter"):
-        counters = []
-        for number, offset in enumerate(COUNTER_SEEDS, 1):
-            torch.manual_seed(args.seed + offset)
-            counters.append(train_counter(train, args.counter_steps, np.random.default_rng(args.seed + offset)))
-            export(counters[-1], torch.zeros(2, 3, STRIP_CROP[1], STRIP_CROP[0]), args.out / counter_file(number),
-                   ["counts"], {"pixels": {0: "batch"}, "counts": {0: "batch"}})
-        (args.out / counter_file(len(COUNTER_SEEDS) + 1)).unlink(missing_ok=True)
-        valid, style = load(valid_paths), load(style_paths)
-        members = [{"valid_seeds": counter_accuracy([counter], valid),
-                    "held_out_style": counter_accuracy([counter], style)} for counter in counters]
-        figures = {"valid_seeds": counter_accuracy(counters, valid), "held_out_style": counter_accuracy(counters, style)}
-        logger.info("held-out counter accuracy: %s (each counter alone: %s)", json.dumps(figures), json.dumps(members))
-        record.update({"counter_steps": args.counter_steps, "counter_seeds": [args.seed + o for o in COUNTER_SEEDS],
-                       "counter_accuracy": figures, "counter_accuracy_each": members})
+    if args.only != "detector":
+        held_out = (load(valid_paths), load(style_paths))
+        if args.only in (None, "reader"):
+            record.update(_train_ensemble(
+                "reader", READER_SEEDS, lambda rng: train_reader(train, args.reader_steps, rng), reader_file,
+                torch.zeros(2, 3, CORNER_CROP[1], CORNER_CROP[0]), ["rank", "suit", "embedding"], reader_accuracy,
+                args, held_out))
+            record["reader_steps"] = args.reader_steps
+        if args.only in (None, "counter"):
+            record.update(_train_ensemble(
+                "counter", COUNTER_SEEDS, lambda rng: train_counter(train, args.counter_steps, rng), counter_file,
+                torch.zeros(2, 3, STRIP_CROP[1], STRIP_CROP[0]), ["counts"], counter_accuracy, args, held_out))
+            record["counter_steps"] = args.counter_steps
     record_path.write_text(json.dumps(record, indent=1) + "\n")
     return 0
