@@ -287,16 +287,17 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    train_paths = generate(args.data, TRAIN_SEEDS, shard_size=SHARD)
-    train_paths += generate(args.data, FONT_SEEDS, extra_fonts=True, shard_size=SHARD)
+    train_paths = [path for seeds in TRAIN_SEEDS for path in generate(args.data, seeds, shard_size=SHARD)]
+    train_paths += [path for seeds in FONT_SEEDS
+                    for path in generate(args.data, seeds, extra_fonts=True, shard_size=SHARD)]
     valid_paths = generate(args.data, VALID_SEEDS, shard_size=SHARD)
     style_paths = generate(args.data, STYLE_SEEDS, held_out_style=True, shard_size=SHARD)
     train = load(train_paths)
     args.out.mkdir(parents=True, exist_ok=True)
     record_path = args.out / "training.json"
     record = json.loads(record_path.read_text()) if record_path.exists() else {}
-    record.update({"seed": args.seed, "train_seeds": [TRAIN_SEEDS.start, TRAIN_SEEDS.stop],
-                   "font_seeds": [FONT_SEEDS.start, FONT_SEEDS.stop],
+    record.update({"seed": args.seed, "train_seeds": [[seeds.start, seeds.stop] for seeds in TRAIN_SEEDS],
+                   "font_seeds": [[seeds.start, seeds.stop] for seeds in FONT_SEEDS],
                    "valid_seeds": [VALID_SEEDS.start, VALID_SEEDS.stop],
                    "style_seeds": [STYLE_SEEDS.start, STYLE_SEEDS.stop],
                    "train_pictures": len(train["images"]), "train_index_crops": len(train["index_crops"]),
@@ -312,8 +313,10 @@ def main(argv: list[str] | None = None) -> int:
         detector_key = hashlib.sha256((args.out / "detector.onnx").read_bytes()).hexdigest()[:12]
         cutter = Models.detector_only(args.out)
         cache = args.data / f"detected-{detector_key}"
-        detected = load(generate_detected(cache, TRAIN_SEEDS, cutter, shard_size=SHARD)
-                        + generate_detected(cache, FONT_SEEDS, cutter, extra_fonts=True, shard_size=SHARD))
+        detected = load([path for seeds in TRAIN_SEEDS
+                         for path in generate_detected(cache, seeds, cutter, shard_size=SHARD)]
+                        + [path for seeds in FONT_SEEDS
+                           for path in generate_detected(cache, seeds, cutter, extra_fonts=True, shard_size=SHARD)])
         record.update({"train_detected_index_crops": len(detected["index_crops"]),
                        "train_detected_strips": len(detected["strip_crops"])})
         for key in ("index_crops", "index_labels", "strip_crops", "strip_labels"):
