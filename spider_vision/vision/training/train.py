@@ -271,6 +271,16 @@ def _train_ensemble(name: str, offsets: tuple[int, ...], train_one: Callable[[np
             f"{name}_accuracy_each": each}
 
 
+def _every_training_range(shards_of: Callable[[range, bool], list[Path]]) -> list[Path]:
+    """The shards of every training seed range, plain styles first, then the extra fonts.
+
+    ``shards_of(seeds, extra_fonts)`` makes (or finds) one range's shards, so pictures and
+    detector-cut crops walk the ranges in the same order.
+    """
+    return [path for extra_fonts, ranges in ((False, TRAIN_SEEDS), (True, FONT_SEEDS))
+            for seeds in ranges for path in shards_of(seeds, extra_fonts)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m spider_vision.vision.training", description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path("data/vision"))
@@ -287,9 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    train_paths = [path for seeds in TRAIN_SEEDS for path in generate(args.data, seeds, shard_size=SHARD)]
-    train_paths += [path for seeds in FONT_SEEDS
-                    for path in generate(args.data, seeds, extra_fonts=True, shard_size=SHARD)]
+    train_paths = _every_training_range(
+        lambda seeds, fonts: generate(args.data, seeds, extra_fonts=fonts, shard_size=SHARD))
     valid_paths = generate(args.data, VALID_SEEDS, shard_size=SHARD)
     style_paths = generate(args.data, STYLE_SEEDS, held_out_style=True, shard_size=SHARD)
     train = load(train_paths)
@@ -313,10 +322,8 @@ def main(argv: list[str] | None = None) -> int:
         detector_key = hashlib.sha256((args.out / "detector.onnx").read_bytes()).hexdigest()[:12]
         cutter = Models.detector_only(args.out)
         cache = args.data / f"detected-{detector_key}"
-        detected = load([path for seeds in TRAIN_SEEDS
-                         for path in generate_detected(cache, seeds, cutter, shard_size=SHARD)]
-                        + [path for seeds in FONT_SEEDS
-                           for path in generate_detected(cache, seeds, cutter, extra_fonts=True, shard_size=SHARD)])
+        detected = load(_every_training_range(
+            lambda seeds, fonts: generate_detected(cache, seeds, cutter, extra_fonts=fonts, shard_size=SHARD)))
         record.update({"train_detected_index_crops": len(detected["index_crops"]),
                        "train_detected_strips": len(detected["strip_crops"])})
         for key in ("index_crops", "index_labels", "strip_crops", "strip_labels"):
