@@ -34,6 +34,9 @@ JOIN_CARDS = 3
 """Cards a run needs before its step says how far the next card may lie (cards missed between)."""
 JOIN_MISSED = 2
 """Cards the detector may have missed in a row inside a column."""
+CROWDED = 1.5
+"""Of the tableau's pitch: a pile whose neighbours lie closer than this is squeezed between two columns
+(off the ends, a neighbour one pitch away is assumed)."""
 SPREAD = 2.0
 """Card widths across which the measured columns must lie for the fan-out to be fitted (else one tilt)."""
 
@@ -132,6 +135,15 @@ def _join_missed(runs: list[list[int]], ys: np.ndarray) -> list[list[int]]:
     return joined
 
 
+def _steps(columns: list[list[int]], across: np.ndarray, detections: Detections) -> tuple[np.ndarray, float]:
+    """The steps between neighbouring piles (in units of the local card width, so that perspective,
+    which makes far columns look narrower, cancels) and the tableau's pitch (their usual step)."""
+    xs = np.array([np.median(across[column]) for column in columns])
+    widths = np.array([np.median(np.linalg.norm(detections.rights[column], axis=1)) for column in columns])
+    steps = np.diff(xs) / (0.5 * (widths[:-1] + widths[1:]))
+    return steps, float(np.median(steps[steps < 1.7 * np.median(steps)]))
+
+
 def group_columns(detections: Detections) -> Layout:
     """Cluster detections into columns and decide whether they form the ten columns of Spider."""
     n = len(detections)
@@ -149,7 +161,9 @@ def group_columns(detections: Detections) -> Layout:
         # A pile above or below the column (stock, removed runs) is more than a card height away.
         runs = _join_missed(_split(points[:, 1], np.array(sorted(cluster, key=lambda i: points[i, 1])),
                                    1.05 * height), points[:, 1])
-        main = max(runs, key=lambda run: (len(run), points[run[-1], 1]))
+        # The column is the longest run; between runs as long, the one the detector is surer of (a
+        # faint peak on a patterned cloth below a one-card column must not take the column's place).
+        main = max(runs, key=lambda run: (len(run), float(detections.scores[run].sum())))
         columns.append(main)
         loose.extend(i for run in runs if run is not main for i in run)
     # Piles far from the main row (a removed run beside the tableau) are loose as well.
@@ -161,16 +175,24 @@ def group_columns(detections: Detections) -> Layout:
             loose.extend(column)
         else:
             kept.append(column)
-    columns = kept
-    xs = np.array([np.median(across[column]) for column in columns])
+    columns = sorted(kept, key=lambda column: float(np.median(across[column])))
     letters: list[int | None] = [None] * len(columns)
     empty: list[int] = []
     full = False
     if len(columns) >= 2:
-        # Steps in units of the local card width, so that perspective (far columns look narrower) cancels.
-        widths = np.array([np.median(np.linalg.norm(detections.rights[column], axis=1)) for column in columns])
-        steps = np.diff(xs) / (0.5 * (widths[:-1] + widths[1:]))
-        pitch = float(np.median(steps[steps < 1.7 * np.median(steps)]))
+        steps, pitch = _steps(columns, across, detections)
+        while len(columns) > 2:
+            # A pile whose neighbours lie about one pitch apart is squeezed between two columns: a ghost
+            # (a peak on a card's face or on the cloth) that, kept as a column, would push the letters
+            # of the columns after it on. Of the squeezed piles, the detector's weakest goes.
+            spans = np.concatenate([[pitch], steps]) + np.concatenate([steps, [pitch]])
+            squeezed = np.flatnonzero(spans < CROWDED * pitch)
+            if not len(squeezed):
+                break
+            ghost = min(squeezed, key=lambda k: float(detections.scores[columns[k]].sum()))
+            loose.extend(columns.pop(int(ghost)))
+            steps, pitch = _steps(columns, across, detections)
+        letters = [None] * len(columns)
         slots = np.concatenate([[0], np.cumsum(np.maximum(np.round(steps / pitch), 1))]).astype(int)
         if slots[-1] == 9:
             full = True

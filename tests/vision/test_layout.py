@@ -150,3 +150,31 @@ def test_long_columns_converging_in_perspective_keep_apart(distance: float) -> N
     assert layout.full and layout.empty == (5,)
     for letter, column in zip(layout.letters, layout.columns):
         assert [ids[i] for i in column] == [(letter, k) for k in range(len(column))]
+
+
+@pytest.mark.parametrize("place", [3.55, 3.45, 9.4])
+def test_a_weak_ghost_squeezed_between_two_columns_is_loose(place: float) -> None:
+    """A faint peak on a card's face or on the cloth, less than a pitch from two columns, is no column
+    of its own: kept, it would push the letters after it on and cost column j."""
+    pitch = 1.2 * WIDTH
+    detections, ids = _table([1] * 10, extra=[(place * pitch, 0.0)])
+    scores = np.where([i is None for i in ids], 0.35, 0.8)
+    detections = Detections(scores, detections.centres, detections.origins, detections.rights, detections.downs,
+                            detections.index_sizes)
+    layout = group_columns(detections)
+    assert layout.full and layout.letters == tuple(range(10))
+    assert [ids[i] for i in layout.loose] == [None]
+
+
+@pytest.mark.parametrize("below", [1.3, 1.6])
+def test_a_weak_peak_below_a_one_card_column_does_not_take_its_place(below: float) -> None:
+    """A one-card column and a faint peak (a dot of the cloth) more than a card height below it: the
+    column keeps its card and the peak is loose."""
+    detections, ids = _table([1] * 10, extra=[(9 * 1.2 * WIDTH + 5.0, below * HEIGHT)])
+    scores = np.where([i is None for i in ids], 0.3, 0.7)
+    detections = Detections(scores, detections.centres, detections.origins, detections.rights, detections.downs,
+                            detections.index_sizes)
+    layout = group_columns(detections)
+    assert layout.full and layout.letters == tuple(range(10))
+    assert [ids[i] for i in layout.columns[9]] == [(9, 0)]
+    assert [ids[i] for i in layout.loose] == [None]
