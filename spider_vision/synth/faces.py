@@ -223,12 +223,16 @@ _APP: list[object] = []
 
 
 def _qt():
-    """Import Qt lazily and make sure a QGuiApplication exists (fonts need one)."""
+    """Import Qt lazily and make sure an application exists (fonts need one).
+
+    A widgets application, not a bare QGuiApplication: a window opened later in
+    the same process (the GUI, its tests) needs one, and Qt allows only one.
+    """
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6 import QtCore, QtGui
+    from PySide6 import QtCore, QtGui, QtWidgets
 
     if QtGui.QGuiApplication.instance() is None:
-        _APP.append(QtGui.QGuiApplication([]))
+        _APP.append(QtWidgets.QApplication([]))
         atexit.register(_close_qt)
     return QtCore, QtGui
 

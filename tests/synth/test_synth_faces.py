@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from spider_vision.engine import Card
@@ -33,3 +37,17 @@ def test_extra_decks_are_apart_from_the_scene_styles() -> None:
 def test_unknown_styles_are_refused(name: str) -> None:
     with pytest.raises(ValueError, match="unknown card style"):
         deck_for(name)
+
+
+def test_a_window_can_open_after_a_deck_was_drawn() -> None:
+    """Drawing a deck makes Qt's application; a window opened later in the same process (the GUI, its
+    tests after the renderer's) needs that application to be a widgets one, else Qt aborts."""
+    script = ("from spider_vision.engine import Card\n"
+              "from spider_vision.synth.faces import deck_for\n"
+              "deck_for('proc-3').face(Card.parse('Qh'))\n"
+              "from PySide6.QtWidgets import QWidget\n"
+              "QWidget().show()\n"
+              "print('window')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0 and done.stdout.strip() == "window", done.stderr[-500:]
