@@ -113,7 +113,9 @@ def test_a_file_that_is_not_an_image(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "scale", "keep_rows", "phrases"),
     [
-        ("start-2suit-bigindex", 1.0, 1.0, []),
+        ("early-1suit", 1.0, 1.0, []),
+        ("mid-1suit-hand", 1.0, 1.0, []),
+        ("start-2suit-bigindex", 1.0, 1.0, ["off the picture"]),
         ("mid-1suit-hand", 0.45, 1.0, ["small in the picture"]),
         ("mid-1suit-hand", 1.0, 0.55, ["off the picture"]),
     ],
