@@ -4,7 +4,10 @@ The detections are turned into the layout's own frame (the cards' median
 down direction becomes +y), their top-left corners are clustered across into
 columns, and each column is ordered top to bottom. Ten columns (counting
 gaps one column wide as empty columns) make a Spider tableau; anything else
-is reported without column letters.
+is reported without column letters. A faint peak (a dot of a patterned
+cloth, a mark on a card's face) must not change that count: below a column
+it loses to the column's own card, and squeezed between two columns it is
+left loose.
 
 A camera that looks at the table at a slant sees the columns converge
 towards a vanishing point, so a long column drifts sideways as it comes
@@ -35,8 +38,8 @@ JOIN_CARDS = 3
 JOIN_MISSED = 2
 """Cards the detector may have missed in a row inside a column."""
 CROWDED = 1.5
-"""Of the tableau's pitch: a pile whose neighbours lie closer than this is squeezed between two columns
-(off the ends, a neighbour one pitch away is assumed)."""
+"""Of the tableau's pitch: a pile whose two neighbours lie closer together than this is squeezed between
+two columns (past either end, a neighbour one pitch away is assumed)."""
 SPREAD = 2.0
 """Card widths across which the measured columns must lie for the fan-out to be fitted (else one tilt)."""
 
