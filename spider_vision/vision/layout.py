@@ -178,7 +178,7 @@ def group_columns(detections: Detections) -> Layout:
             loose.extend(column)
         else:
             kept.append(column)
-    columns = sorted(kept, key=lambda column: float(np.median(across[column])))
+    columns = kept
     letters: list[int | None] = [None] * len(columns)
     empty: list[int] = []
     full = False

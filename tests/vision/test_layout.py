@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -31,6 +33,11 @@ def _table(columns: list[int], angle: float = 0.0, extra: list[tuple[float, floa
     order = np.random.default_rng(3).permutation(n)
     detections = Detections(np.ones(n), origins[order] + 5, origins[order], rights, downs, np.tile([8, 20], (n, 1)))
     return detections, [ids[i] for i in order]
+
+
+def _scored(detections: Detections, ids: list, extra: float, card: float) -> Detections:
+    """``detections`` with the detector's score ``extra`` on the extra peaks and ``card`` on the cards."""
+    return replace(detections, scores=np.where([i is None for i in ids], extra, card))
 
 
 @pytest.mark.parametrize("angle", [0.0, 12.0, -30.0, 90.0, 180.0])
@@ -86,9 +93,7 @@ def test_a_weak_ghost_pile_beside_the_first_column_is_loose(ghost_score: float) 
     # A far view: the detector also fires, weakly, just left of column a. The ten real columns (each
     # with one card, as in a fresh deal) must keep their letters and column j must not be dropped.
     detections, ids = _table([1] * 10, extra=[(-0.95 * WIDTH, 0.0)])
-    scores = np.where([i is None for i in ids], ghost_score, 0.9)
-    detections = Detections(scores, detections.centres, detections.origins, detections.rights, detections.downs,
-                            detections.index_sizes)
+    detections = _scored(detections, ids, ghost_score, 0.9)
     layout = group_columns(detections)
     assert layout.full and layout.letters == tuple(range(10))
     assert [ids[i] for i in layout.loose] == [None]
@@ -158,9 +163,7 @@ def test_a_weak_ghost_squeezed_between_two_columns_is_loose(place: float) -> Non
     of its own: kept, it would push the letters after it on and cost column j."""
     pitch = 1.2 * WIDTH
     detections, ids = _table([1] * 10, extra=[(place * pitch, 0.0)])
-    scores = np.where([i is None for i in ids], 0.35, 0.8)
-    detections = Detections(scores, detections.centres, detections.origins, detections.rights, detections.downs,
-                            detections.index_sizes)
+    detections = _scored(detections, ids, 0.35, 0.8)
     layout = group_columns(detections)
     assert layout.full and layout.letters == tuple(range(10))
     assert [ids[i] for i in layout.loose] == [None]
@@ -171,9 +174,7 @@ def test_a_weak_peak_below_a_one_card_column_does_not_take_its_place(below: floa
     """A one-card column and a faint peak (a dot of the cloth) more than a card height below it: the
     column keeps its card and the peak is loose."""
     detections, ids = _table([1] * 10, extra=[(9 * 1.2 * WIDTH + 5.0, below * HEIGHT)])
-    scores = np.where([i is None for i in ids], 0.3, 0.7)
-    detections = Detections(scores, detections.centres, detections.origins, detections.rights, detections.downs,
-                            detections.index_sizes)
+    detections = _scored(detections, ids, 0.3, 0.7)
     layout = group_columns(detections)
     assert layout.full and layout.letters == tuple(range(10))
     assert [ids[i] for i in layout.columns[9]] == [(9, 0)]
