@@ -531,6 +531,10 @@ class Tracker:
         """The face-up cards (all, or ``cards`` as (column, slot)) that may have been misread: each other
         identity whose score (evidence and constraints) falls short of the card's by less than the prior
         of a legal move, with the shortfall; of those, the likeliest few and any within ``SPREAD_DOUBT``.
+        The reader's lead for the card's identity over its runner-up narrows that margin: a card read
+        surely is seldom misread, one the reader was torn on may be any of its close readings (bench
+        game 749000: a 4s read 2.9 nats ahead became the 5s, 3.4 nats short, that an illegal 4 put on
+        it needed; game 748002: a 3h read 1.2 nats ahead was rightly the Ah, 3.0 nats short, of a move).
         An identity whose copies are all placed counts when one of them may be misread as well: the
         cheapest to read as something else is put aside (bench game 739002: a 3d read as a 2d moved onto
         a 4d, while a 2d further up was taken for the second 3d, 2 nats ahead; the move was followed with
@@ -556,9 +560,10 @@ class Tracker:
             # free tied the true move from another column whose cards were past the edge as well).
             guess = 0.0 if self._book.seen(card_id) else math.log(
                 max(len(self._book.candidates(card_id, position, None)), 1))
+            limit = LEGAL_PRIOR - self._book.lead(card_id, current)
             for card in self._book.candidates(card_id, position, current, floor=base - SPREAD_DOUBT, placed=True):
                 cost = base - self._book.score(card_id, card, known) + guess
-                if card == current or cost >= LEGAL_PRIOR:
+                if card == current or cost >= limit:
                     continue
                 aside = None
                 if placed[card] >= copies:
@@ -567,7 +572,7 @@ class Tracker:
                         continue
                     aside, extra = found
                     cost += extra
-                    if cost >= LEGAL_PRIOR:
+                    if cost >= limit:
                         continue
                 doubts.setdefault((column, slot), []).append(Doubt(card, cost, aside))
         return doubts

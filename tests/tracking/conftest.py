@@ -51,7 +51,8 @@ def state_of(image: np.ndarray) -> int:
 class StandInReader:
     """Reads the positions of the states; ``misreads[(state, column, index)]`` is read instead
     (with ``misread_share`` of the belief, the true card most of the rest, or with the shares of
-    ``misread_belief`` when given: a reader unsure between many); the face-up cards ``hidden``
+    ``misread_belief`` when given, even for a card read as itself: a reader unsure between many, or
+    sure with a little doubt); the face-up cards ``hidden``
     (state, column, index) are out of sight (past the picture's edge, say)."""
 
     positions: list[Position]
@@ -82,7 +83,7 @@ class StandInReader:
                 if seen != card and self.misread_share is not None:
                     probabilities[class_index(seen)] = self.misread_share
                     probabilities[class_index(card)] = self.sure - self.misread_share
-                if seen != card and self.misread_belief:
+                if (state, column, index) in self.misreads and self.misread_belief:
                     probabilities[classes] = (1 - sum(self.misread_belief.values())) / len(classes)
                     for other, share in self.misread_belief.items():
                         probabilities[class_index(other)] = share

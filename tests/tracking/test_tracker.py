@@ -307,6 +307,31 @@ def test_a_move_onto_a_card_read_unsure_between_many_is_followed_as_legal(share:
     assert "illegal-move" not in [f.kind for u in updates for f in u.flags]
 
 
+@pytest.mark.parametrize(("under", "belief"), [
+    ("4s", {"4s": 0.75, "9d": 0.04, "5s": 0.025}),
+    ("5s", {"4s": 0.30, "9d": 0.25, "5s": 0.01}),
+])
+def test_a_card_read_surely_is_not_doubted_to_excuse_a_move(under: str, belief: dict[str, float],
+                                                            tmp_path: Path) -> None:
+    # Column a's top card, read as a 4s, is out of sight once a 4h is put on it: the move breaks the
+    # rules unless the card is a 5s, 3.4 nats less likely by its reading in both cases. Where the
+    # reader was sure of the 4s (2.9 nats ahead of anything else) the move is flagged; where it was
+    # torn between a 4s and a 9d the card may as well be the 5s the legal move needs (bench game
+    # 749000: a 4s read so, 2.9 nats ahead, became a 5s under an illegal 4 put on it).
+    start = Position.from_spn(f"5|{under}/5|4h/5|2d/5|3d/4|Ks/4|Qh/4|9c/4|7s/4|Jh/4|5c 50 - 4")
+    after = Position.from_spn(f"5|{under}4h/4|8c/5|2d/5|3d/4|Ks/4|Qh/4|9c/4|7s/4|Jh/4|5c 50 - 4")
+    four, five = Card.parse("4s"), Card.parse("5s")
+    legal = under == "5s"
+    reader = StandInReader([start, after], misreads={(0, 0, 5): four}, hidden={(1, 0, 5)},
+                           misread_belief={Card.parse(card): share for card, share in belief.items()})
+    tracker, updates = _track(reader.positions, tmp_path, reader)
+    moves = [(str(e.move), e.legal) for e in tracker.history if isinstance(e, MoveEvent)]
+    assert moves == [("ba", legal)]
+    corrections = [(e.column, e.index, e.was, e.now) for e in tracker.history if isinstance(e, CorrectionEvent)]
+    assert corrections == ([(0, 5, four, five)] if legal else [])
+    assert ("illegal-move" in [f.kind for u in updates for f in u.flags]) is not legal
+
+
 def test_a_move_needing_a_card_whose_copies_are_placed_reads_the_doubtful_copy_again(tmp_path: Path) -> None:
     # Column b's 3d is read as a 2d, column c's 2d as a 3d (0.6 against 0.37 each time), and column d
     # holds the other 3d: the game has both 3d placed when the card of b goes onto a's 4d. Only
