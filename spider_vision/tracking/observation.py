@@ -8,12 +8,12 @@ a predicted pile to an observed one allowing for cards the detector missed
 and detections that are not cards: the score is the evidence for the
 prediction, and the matches say which observation belongs to which card.
 A detection that may be an echo rather than a card (of the neighbouring
-pile's index, in decks that print it in every corner; or the card before it
-found twice) is kept, and costs little to leave unexplained; so does a faint
-one, by its detection score (``phantom_chance``: a big pip or a picture
-framed as an index). A column whose
-last card seen reaches past the picture's edge may hold more cards beyond
-it: predicted cards past the last one seen cost little there.
+pile's index, in decks that print it in every corner; or the court card
+before it found twice, its picture taken for an index) is kept, and costs
+little to leave unexplained; so does a faint one, by its detection score
+(``phantom_chance``: a big pip or a picture framed as an index). A column
+whose last card seen reaches past the picture's edge may hold more cards
+beyond it: predicted cards past the last one seen cost little there.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from spider_vision.engine import SuitMode
 from spider_vision.engine.cards import MaybeCard
 from spider_vision.vision import CardReading, TableReading
 from spider_vision.vision.framing import CUT_MARGIN, reaches_past_edge
-from spider_vision.vision.reading import class_index
+from spider_vision.vision.reading import card_classes, class_index
 
 __all__ = [
     "Alignment",
@@ -73,6 +73,7 @@ BAND = 3
 number of predicted cards may lie past the edge of a column that runs off the picture, and a
 column's suspected echoes do not count: a whole run of the next column's indices may lie there)."""
 UNKNOWN_CLASS = -1
+CLASSES = card_classes()
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,7 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
         kept = _without_echoes(sorted(faces[letter], key=order), allowed)
         up = np.stack([_ratios(card.probabilities, allowed) for card in kept]) if kept else np.zeros((0, 52))
         echoes = frozenset(k for k, card in enumerate(kept) if any(card is other for other in suspects)
-                           or k and _same_read(card, kept[k - 1], allowed))
+                           or k and _court_twin(card, kept[k - 1], allowed))
         cut = bool(kept) and _runs_off(kept[-1], reading.image_size)
         phantoms = tuple(phantom_chance(card.detection_score) for card in kept)
         columns.append(ColumnView(downs[letter], up, echoes, cut, phantoms))
@@ -305,6 +306,16 @@ def _same_read(card: CardReading, other: CardReading, allowed: np.ndarray) -> bo
         return False
     return int(np.argmax(np.where(allowed, card.probabilities, -1.0))) == int(
         np.argmax(np.where(allowed, other.probabilities, -1.0)))
+
+
+def _court_twin(card: CardReading, other: CardReading, allowed: np.ndarray) -> bool:
+    """Both read as the same court card: its picture may be taken for a second index. A number card
+    read twice in a row is two cards: a 5 put on a 5 breaks the rules, and must not pass for one 5
+    found twice (bench game 754000 took column f's second 5s for such an echo)."""
+    if not _same_read(card, other, allowed):
+        return False
+    assert card.probabilities is not None
+    return CLASSES[int(np.argmax(np.where(allowed, card.probabilities, -1.0)))].rank > 10
 
 
 ELSEWHERE = 0.3

@@ -76,9 +76,13 @@ def _classes(*names: str) -> tuple[int, ...]:
     # A pile's lowest face-up card is never suspected: a real neighbour lies where an echo would.
     ({2: ["Qs"], 3: ["Qs", "Jh"]}, 3, set()),
     ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, 2, set()),
-    # A card found twice, one detection just below the other: the second is the suspect.
+    # A court card found twice, its picture taken for an index just below: the second is the suspect.
     ({7: ["Js", "Js", "Ts"]}, 7, {1}),
     ({7: ["Qs", "Js", "Ts"]}, 7, set()),
+    ({7: ["9h", "Kh", "Kh"]}, 7, {2}),
+    # A number card read twice in a row is two cards: a 5 put on a 5 breaks the rules.
+    ({7: ["6h", "5h", "5h"]}, 7, set()),
+    ({7: ["Ah", "Ah"]}, 7, set()),
 ])
 def test_detections_that_may_be_echoes_are_kept_as_suspects(piles: dict, column: int, suspects: set) -> None:
     view = _view(piles)
@@ -258,3 +262,4 @@ def test_a_layout_is_regular_when_its_columns_lie_on_a_smooth_run(places: list[f
     smooth run, and its names are trusted; a pile seen between two columns breaks the run."""
     guide = ColumnGuide.from_reading(_table([(k, x, PILES[k]) for k, x in enumerate(places)]))
     assert guide is not None and guide.regular() == regular
+
