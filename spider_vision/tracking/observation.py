@@ -70,8 +70,9 @@ DOWN = 0.6
 """Cost per face-down card between the predicted and the counted number (the counter is noisy)."""
 BAND = 3
 """Alignments never drift more than this many cards between prediction and observation (but any
-number of predicted cards may lie past the edge of a column that runs off the picture, and a
-column's suspected echoes do not count: a whole run of the next column's indices may lie there)."""
+number of predicted cards may lie past the edge of a column that runs off the picture, any number of
+detections past the prediction's last card may be extras, and a column's suspected echoes do not
+count: a whole run of the next column's indices may lie there)."""
 UNKNOWN_CLASS = -1
 CLASSES = card_classes()
 
@@ -404,7 +405,8 @@ def align_column(down: int, classes: tuple[int, ...], view: ColumnView) -> Align
     echoes = view.echoes
     extra, real, lone = view.costs
     for i in range(n + 1):
-        low, high = max(0, i - BAND), min(m, i + BAND + len(echoes))
+        # Past the prediction's last card, any number of detections may be left over as extras.
+        low, high = max(0, i - BAND), m if i == n else min(m, i + BAND + len(echoes))
         if view.cut and low > m:
             low = m  # past the picture's edge of a cut column, any number of predicted cards may lie
         for j in range(low, high + 1):

@@ -263,3 +263,19 @@ def test_a_layout_is_regular_when_its_columns_lie_on_a_smooth_run(places: list[f
     guide = ColumnGuide.from_reading(_table([(k, x, PILES[k]) for k, x in enumerate(places)]))
     assert guide is not None and guide.regular() == regular
 
+
+@pytest.mark.parametrize("trailing", [1, 3, 4, 6])
+def test_detections_past_a_pile_s_last_card_are_extras_however_many(trailing: int) -> None:
+    """Bench game 749004: past an Ah just put on column e the detector framed four faint things (its
+    bottom index, read as a 4s, among them); the one-card move fits only if all four may be extras,
+    and the band that keeps alignments near the diagonal dropped every match instead."""
+    names = ["9h", "8h"] + ["7h", "6h", "5h", "4h", "3h", "2h"][:trailing]
+    cards = [_card(4, slot, name) for slot, name in enumerate(names)]
+    cards[2:] = [replace(card, detection_score=0.3) for card in cards[2:]]
+    view = view_from_reading(TableReading(tuple(cards), None, (), 2, (800, 400)), 0, allowed_classes(SuitMode.TWO))
+    assert view is not None
+    column = view.columns[4]
+    alignment = align_column(0, _classes("9h", "8h"), column)
+    assert alignment.matches == ((0, 0), (1, 1)) and alignment.problems == 0
+    evidence = float(column.up[0, class_index(Card.parse("9h"))] + column.up[1, class_index(Card.parse("8h"))])
+    assert alignment.score == pytest.approx(evidence + sum(column.costs[0][2:]), abs=1e-4)
