@@ -265,10 +265,10 @@ def test_a_layout_is_regular_when_its_columns_lie_on_a_smooth_run(places: list[f
 
 
 @pytest.mark.parametrize("trailing", [1, 3, 4, 6])
-def test_detections_past_a_pile_s_last_card_are_extras_however_many(trailing: int) -> None:
-    """Bench game 749004: past an Ah just put on column e the detector framed four faint things (its
-    bottom index, read as a 4s, among them); the one-card move fits only if all four may be extras,
-    and the band that keeps alignments near the diagonal dropped every match instead."""
+def test_detections_past_the_last_card_of_a_pile_are_extras_however_many(trailing: int) -> None:
+    """Bench game 749004: past an Ah just put on column e the detector framed four faint things (one
+    read as a 4s); the one-card move fits only if all four may be extras, and the band that keeps
+    alignments near the diagonal dropped every match instead."""
     names = ["9h", "8h"] + ["7h", "6h", "5h", "4h", "3h", "2h"][:trailing]
     cards = [_card(4, slot, name) for slot, name in enumerate(names)]
     cards[2:] = [replace(card, detection_score=0.3) for card in cards[2:]]
