@@ -27,9 +27,10 @@ import numpy as np
 
 from spider_vision.engine import SuitMode
 from spider_vision.engine.cards import MaybeCard
+from spider_vision.tracking.identities import CLASSES
 from spider_vision.vision import CardReading, TableReading
 from spider_vision.vision.framing import CUT_MARGIN, reaches_past_edge
-from spider_vision.vision.reading import card_classes, class_index
+from spider_vision.vision.reading import class_index
 
 __all__ = [
     "Alignment",
@@ -74,7 +75,6 @@ number of predicted cards may lie past the edge of a column that runs off the pi
 detections past the prediction's last card may be extras, and a column's suspected echoes do not
 count: a whole run of the next column's indices may lie there)."""
 UNKNOWN_CLASS = -1
-CLASSES = card_classes()
 
 
 @dataclass(frozen=True)
@@ -300,23 +300,26 @@ def _runs_off(card: CardReading, size: tuple[int, int]) -> bool:
     return reaches_past_edge(quad, size, CUT_MARGIN * float(np.hypot(*(quad[3] - quad[0]))))
 
 
+def _read_as(card: CardReading, allowed: np.ndarray) -> int | None:
+    """The class the reader favours among the suit mode's identities, or None for a card not read."""
+    if card.probabilities is None:
+        return None
+    return int(np.argmax(np.where(allowed, card.probabilities, -1.0)))
+
+
 def _same_read(card: CardReading, other: CardReading, allowed: np.ndarray) -> bool:
     """Both read, and as the same identity of the suit mode (one card found twice, most likely: a pile
     rarely holds a card on its own twin)."""
-    if card.probabilities is None or other.probabilities is None:
-        return False
-    return int(np.argmax(np.where(allowed, card.probabilities, -1.0))) == int(
-        np.argmax(np.where(allowed, other.probabilities, -1.0)))
+    read = _read_as(card, allowed)
+    return read is not None and read == _read_as(other, allowed)
 
 
 def _court_twin(card: CardReading, other: CardReading, allowed: np.ndarray) -> bool:
     """Both read as the same court card: its picture may be taken for a second index. A number card
     read twice in a row is two cards: a 5 put on a 5 breaks the rules, and must not pass for one 5
     found twice (bench game 754000 took column f's second 5s for such an echo)."""
-    if not _same_read(card, other, allowed):
-        return False
-    assert card.probabilities is not None
-    return CLASSES[int(np.argmax(np.where(allowed, card.probabilities, -1.0)))].rank > 10
+    read = _read_as(card, allowed)
+    return read is not None and CLASSES[read].rank > 10 and read == _read_as(other, allowed)
 
 
 ELSEWHERE = 0.3
