@@ -87,14 +87,12 @@ class CardBook:
         return total / count
 
     def lead(self, card_id: int, card: Card) -> float:
-        """How far the evidence puts ``card`` ahead of the card's next likeliest identity (zero when
-        it does not lead, or before the first vote): how sure the reader has been of it."""
-        if card_id not in self.votes:
-            return 0.0
+        """How far the evidence puts ``card`` ahead of the card's likeliest other identity (negative
+        when behind, zero before the first vote): how sure the reader has been of it."""
         evidence = np.where(self.allowed, self.evidence_of(card_id), -np.inf)
         own = float(evidence[class_index(card)])
         evidence[class_index(card)] = -np.inf
-        return max(own - float(evidence.max()), 0.0)
+        return own - float(evidence.max())
 
     def seen(self, card_id: int) -> bool:
         """Whether the camera has given the card any evidence yet."""

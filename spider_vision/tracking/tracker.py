@@ -56,7 +56,7 @@ from spider_vision.gamelog import (
     read_log,
     replay,
 )
-from spider_vision.tracking.identities import LEGAL_PRIOR, SPREAD_DOUBT, CardBook
+from spider_vision.tracking.identities import CLASSES, LEGAL_PRIOR, SPREAD_DOUBT, CardBook
 from spider_vision.tracking.inference import (Doubt, Hypothesis, Inference, Scorer, infer, involved_cards,
                                               touches_unread, with_doubt)
 from spider_vision.tracking.observation import (
@@ -65,14 +65,12 @@ from spider_vision.tracking.observation import (
 from spider_vision.tracking.sources import Frame
 from spider_vision.tracking.stability import GateSettings, StabilityGate
 from spider_vision.vision import Calibration, Models, TableReading, VisionError, read_table
-from spider_vision.vision.reading import card_classes, class_index
 from spider_vision.vision.rules import DEALT_DOWN
 
 __all__ = ["STILLS", "Flag", "TrackUpdate", "Tracker", "TrackerSettings"]
 
 logger = logging.getLogger(__name__)
 
-CLASSES = card_classes()
 GUIDE_PATIENCE = 8
 """Readings in a row that place the columns elsewhere before the tracker believes the camera moved."""
 UNREADABLE = 3
@@ -560,7 +558,7 @@ class Tracker:
             # free tied the true move from another column whose cards were past the edge as well).
             guess = 0.0 if self._book.seen(card_id) else math.log(
                 max(len(self._book.candidates(card_id, position, None)), 1))
-            limit = LEGAL_PRIOR - self._book.lead(card_id, current)
+            limit = LEGAL_PRIOR - max(self._book.lead(card_id, current), 0.0)
             for card in self._book.candidates(card_id, position, current, floor=base - SPREAD_DOUBT, placed=True):
                 cost = base - self._book.score(card_id, card, known) + guess
                 if card == current or cost >= limit:
@@ -792,10 +790,7 @@ class Tracker:
         if card is None:
             return
         card_id = self._book.id_at(column, slot)
-        ev = self._book.evidence_of(card_id)
-        others = np.where(self._book.allowed, ev, -np.inf)
-        others[class_index(card)] = -np.inf
-        if float(ev[class_index(card)] - others.max()) < self.settings.doubtful_below:
+        if self._book.lead(card_id, card) < self.settings.doubtful_below:
             self._flagged.add((card_id, str(card)))
             index = len(self.position.columns[column].down) + slot
             flags.append(Flag("doubtful-card", f"column {column_letter(column)}: {card} was not read clearly",
