@@ -102,7 +102,8 @@ class Relabel:
 
 @dataclass(frozen=True)
 class Hypothesis:
-    """One explanation: the steps carried out (none: nothing changed) and how well it fits."""
+    """One explanation: the steps carried out (none: nothing changed), after taking back the last
+    move where ``undo`` is that move, and how well it fits."""
 
     steps: tuple[Step, ...]
     after: Position
@@ -120,9 +121,9 @@ class Hypothesis:
         return bool(self.steps) or self.undo is not None
 
     def describe(self) -> str:
-        if self.undo is not None:
-            return f"undo {self.undo.move}"
         moves = " then ".join(str(move) for move in self.moves) or "no change"
+        if self.undo is not None:
+            return f"undo {self.undo.move}" + (f" then {moves}" if self.steps else "")
         if self.relabel is not None:
             return f"{moves} ({self.relabel.was} read as {self.relabel.card})"
         return moves
@@ -263,26 +264,30 @@ def _breaks_rules(step: Step) -> bool:
     return True
 
 
-def _prior(steps: Sequence[Step]) -> float:
+def _prior(steps: Sequence[Step], undone: bool = False) -> float:
+    """Log prior of ``steps``, after taking the last move back where ``undone``."""
     breaks = sum(_breaks_rules(step) for step in steps)
-    return MOVE_PRIOR * len(steps) + ILLEGAL_PRIOR * breaks + _sequence_prior(steps)
+    return (MOVE_PRIOR * len(steps) + ILLEGAL_PRIOR * breaks + (UNDO_PRIOR if undone else 0.0)
+            + _sequence_prior(steps, undone))
 
 
-def _sequence_prior(steps: Sequence[Step]) -> float:
+def _sequence_prior(steps: Sequence[Step], undone: bool = False) -> float:
     """The part of a sequence's prior that says a player pauses after each move. ``infer`` waives it
     for a sequence that explains the views where no single explanation does: then the pause was
     there and the tracker missed it (bench game 754000: a 5 put on a 5, which the first views of
-    the rest took for a stray detection, and then a legal move)."""
-    if len(steps) < 2:
+    the rest took for a stray detection, and then a legal move). Taking the last move back counts
+    as one action of the sequence."""
+    actions = len(steps) + undone
+    if actions < 2:
         return 0.0
     breaks = sum(_breaks_rules(step) for step in steps)
-    return SEQUENCE_PRIOR * (len(steps) - 1) + SEQUENCE_ILLEGAL_PRIOR * breaks
+    return SEQUENCE_PRIOR * (actions - 1) + SEQUENCE_ILLEGAL_PRIOR * breaks
 
 
 def _hypothesis(scorer: Scorer, steps: tuple[Step, ...], after: Position, undo: Step | None = None,
                 relabel: Relabel | None = None) -> Hypothesis:
     value, problems = scorer.score(after)
-    prior = UNDO_PRIOR if undo is not None else _prior(steps) - (relabel.cost if relabel is not None else 0.0)
+    prior = _prior(steps, undo is not None) - (relabel.cost if relabel is not None else 0.0)
     return Hypothesis(steps, after, value + prior, problems, undo, relabel)
 
 
@@ -370,7 +375,11 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
     if unexplained or breaks:
         singles.sort(key=lambda h: -h.score)
         pairs = []
-        for first in singles[:FIRST_OF_PAIRS]:
+        # Taking the last move back may come first too: that move was never made (the first views
+        # of its rest misread the table) and the next one was (bench game 748000: a 3 put back
+        # onto a 7 would have been a false rule break).
+        undos = [h for h in candidates if h.undo is not None]
+        for first in singles[:FIRST_OF_PAIRS] + undos:
             # A second move helps only where the first leaves the views unexplained.
             open_columns = scorer.unexplained(first.after)
             if not open_columns:
@@ -380,7 +389,7 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
                     continue
                 step = _step(first.after, move, variant)
                 if step is not None:
-                    pair = _hypothesis(scorer, (first.steps[0], step), step.after, relabel=first.relabel)
+                    pair = _hypothesis(scorer, first.steps + (step,), step.after, first.undo, first.relabel)
                     # Explaining a rule break away takes a clearly better fit, even where another
                     # column is unexplained as well.
                     if not unexplained or (breaks and not any(_breaks_rules(s) for s in pair.steps)):
@@ -388,7 +397,7 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
                     elif candidates[0].problems > TOLERATED and pair.problems <= TOLERATED:
                         # No single explanation fits the views and the pair does: the pause between
                         # its moves was missed, not skipped.
-                        pair = replace(pair, score=pair.score - _sequence_prior(pair.steps))
+                        pair = replace(pair, score=pair.score - _sequence_prior(pair.steps, pair.undo is not None))
                     if _in_sight(scorer, pair):
                         pairs.append(pair)
         candidates = sorted(candidates + pairs, key=lambda h: -h.score)

@@ -464,7 +464,8 @@ class Tracker:
         assert self.position is not None and self.game is not None and self._book is not None
         if best.undo is not None:
             events.append(self._take_back())
-            return
+            if not best.steps:
+                return
         if best.relabel is not None:
             relabel = best.relabel
             self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags, relabel.aside)

@@ -190,6 +190,27 @@ def test_a_rule_break_seen_only_together_with_the_next_move_is_flagged(deal: int
     assert [step.legal for step in inference.best.steps if step.move == wrong] == [False]
 
 
+@pytest.mark.parametrize("stray", [False, True])
+def test_a_move_taken_for_made_and_the_next_move_are_an_undo_and_that_move(stray: bool) -> None:
+    # The tracker took 4s from a onto 5s in b, wrongly (the first views of a rest misread both
+    # piles); the next rest shows a and b as before and 8d put on 9c. Putting the 4s back onto the
+    # 9h would be a rule break, a false flag: the move is taken back and the 8d's move followed,
+    # with or without a stray detection on another column.
+    start = Position.from_spn("KsKs|9h4s/KsKs|5s/KsKs|8d/KsKs|9c/KsKs|2h/KsKs|Jd/KsKs|6c/KsKs|Qh/KsKs|3d/KsKs|Ac"
+                              " - - 4", validate=False)
+    taken = apply_move(start.observed(), TableauMove(0, 1, 1))
+    assert not is_legal(taken.after, TableauMove(1, 0, 1))
+    views = []
+    for view in _views(apply_move(start, TableauMove(2, 3, 1)).after):
+        piles = list(view.columns)
+        if stray:
+            piles[5] = ColumnView(piles[5].down, np.concatenate([piles[5].up, piles[5].up[-1:]]), piles[5].echoes)
+        views.append(TableView(view.frame, tuple(piles)))
+    inference = infer(taken.after, views, STANDARD, last=taken)
+    assert inference.best.undo is taken
+    assert [str(m) for m in inference.best.moves] == ["cd"] and inference.best.steps[0].legal
+
+
 @pytest.mark.parametrize("explained_elsewhere", [True, False])
 def test_a_blocked_deal_is_not_explained_away_by_a_move_that_fits_no_better(explained_elsewhere: bool) -> None:
     # Column j is empty and the stock is dealt: a rule break. The detector misses column c's card
