@@ -56,8 +56,8 @@ SEQUENCE_ILLEGAL_PRIOR = -4.0
 a stray detection must not be explained by one."""
 UNDO_PRIOR = -1.0
 """Log prior of taking back the last move, below a move: cards put back where they came from are
-followed as the move they are (legal or not); only a card turned face down again needs the
-take-back."""
+followed as the move they are where that move is legal; a card turned face down again needs the
+take-back, and cards put back against the rules take it (a rule break costs more)."""
 BREAK_EXPLAINED = 2.0
 """Nats by which two legal moves must beat a rule break (their priors included) to be taken instead,
 whether or not every column is explained: a rule break is flagged unless a missed move clearly fits
