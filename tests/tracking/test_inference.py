@@ -22,6 +22,14 @@ def _views(position: Position, count: int = 2, misreads: dict | None = None):
     return [view_from_reading(reader(state_image(0)), k, allowed) for k in range(count)]
 
 
+def _with_stray(view: TableView, column: int) -> TableView:
+    """``view`` with a stray detection past ``column``'s last card (read as that card again)."""
+    piles = list(view.columns)
+    pile = piles[column]
+    piles[column] = ColumnView(pile.down, np.concatenate([pile.up, pile.up[-1:]]), pile.echoes)
+    return TableView(view.frame, tuple(piles))
+
+
 def _observed(position: Position) -> Position:
     """What the tracker knows of a position: its face-up cards."""
     return position.observed()
@@ -179,12 +187,7 @@ def test_a_rule_break_seen_only_together_with_the_next_move_is_flagged(deal: int
     right = next(m for m in legal_moves(middle) if isinstance(m, TableauMove)
                  and not {m.source, m.target} & {wrong.source, wrong.target})
     stray = next(k for k in range(10) if k not in {wrong.source, wrong.target, right.source, right.target})
-    views = []
-    for view in _views(apply_move(middle, right).after):
-        piles = list(view.columns)
-        pile = piles[stray]
-        piles[stray] = ColumnView(pile.down, np.concatenate([pile.up, pile.up[-1:]]), pile.echoes)
-        views.append(TableView(view.frame, tuple(piles)))
+    views = [_with_stray(view, stray) for view in _views(apply_move(middle, right).after)]
     inference = infer(_observed(start), views, STANDARD)
     assert sorted(str(m) for m in inference.best.moves) == sorted([str(wrong), str(right)])
     assert [step.legal for step in inference.best.steps if step.move == wrong] == [False]
@@ -200,12 +203,7 @@ def test_a_move_taken_for_made_and_the_next_move_are_an_undo_and_that_move(stray
                               " - - 4", validate=False)
     taken = apply_move(start.observed(), TableauMove(0, 1, 1))
     assert not is_legal(taken.after, TableauMove(1, 0, 1))
-    views = []
-    for view in _views(apply_move(start, TableauMove(2, 3, 1)).after):
-        piles = list(view.columns)
-        if stray:
-            piles[5] = ColumnView(piles[5].down, np.concatenate([piles[5].up, piles[5].up[-1:]]), piles[5].echoes)
-        views.append(TableView(view.frame, tuple(piles)))
+    views = [_with_stray(view, 5) if stray else view for view in _views(apply_move(start, TableauMove(2, 3, 1)).after)]
     inference = infer(taken.after, views, STANDARD, last=taken)
     assert inference.best.undo is taken
     assert [str(m) for m in inference.best.moves] == ["cd"] and inference.best.steps[0].legal
@@ -234,10 +232,8 @@ def test_a_blocked_deal_is_not_explained_away_by_a_move_that_fits_no_better(expl
         c = view.columns[2]
         piles = list(view.columns)
         piles[2] = ColumnView(c.down, np.delete(c.up, len(c.up) - 2, axis=0), c.echoes)
-        if not explained_elsewhere:
-            a = view.columns[0]
-            piles[0] = ColumnView(a.down, np.concatenate([a.up, a.up[-1:]]), a.echoes)
-        views.append(TableView(view.frame, tuple(piles)))
+        view = TableView(view.frame, tuple(piles))
+        views.append(view if explained_elsewhere else _with_stray(view, 0))
     inference = infer(_observed(position), views, STANDARD)
     assert [str(m) for m in inference.best.moves] == ["deal"]
     assert not inference.best.steps[0].legal
