@@ -268,19 +268,17 @@ def _prior(steps: Sequence[Step], undone: bool = False) -> float:
     """Log prior of ``steps``, after taking the last move back where ``undone``."""
     breaks = sum(_breaks_rules(step) for step in steps)
     return (MOVE_PRIOR * len(steps) + ILLEGAL_PRIOR * breaks + (UNDO_PRIOR if undone else 0.0)
-            + _sequence_prior(steps, undone))
+            + _sequence_prior(len(steps) + undone, breaks))
 
 
-def _sequence_prior(steps: Sequence[Step], undone: bool = False) -> float:
-    """The part of a sequence's prior that says a player pauses after each move. ``infer`` waives it
-    for a sequence that explains the views where no single explanation does: then the pause was
-    there and the tracker missed it (bench game 754000: a 5 put on a 5, which the first views of
-    the rest took for a stray detection, and then a legal move). Taking the last move back counts
-    as one action of the sequence."""
-    actions = len(steps) + undone
+def _sequence_prior(actions: int, breaks: int) -> float:
+    """The part of the prior of ``actions`` moves and take-backs in a row (``breaks`` of them rule
+    breaks) that says a player pauses after each move. ``infer`` waives it for a sequence that
+    explains the views where no single explanation does: then the pause was there and the tracker
+    missed it (bench game 754000: a 5 put on a 5, which the first views of the rest took for a
+    stray detection, and then a legal move)."""
     if actions < 2:
         return 0.0
-    breaks = sum(_breaks_rules(step) for step in steps)
     return SEQUENCE_PRIOR * (actions - 1) + SEQUENCE_ILLEGAL_PRIOR * breaks
 
 
@@ -397,7 +395,9 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
                     elif candidates[0].problems > TOLERATED and pair.problems <= TOLERATED:
                         # No single explanation fits the views and the pair does: the pause between
                         # its moves was missed, not skipped.
-                        pair = replace(pair, score=pair.score - _sequence_prior(pair.steps, pair.undo is not None))
+                        waived = _sequence_prior(len(pair.steps) + (pair.undo is not None),
+                                                 sum(map(_breaks_rules, pair.steps)))
+                        pair = replace(pair, score=pair.score - waived)
                     if _in_sight(scorer, pair):
                         pairs.append(pair)
         candidates = sorted(candidates + pairs, key=lambda h: -h.score)
