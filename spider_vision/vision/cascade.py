@@ -24,7 +24,7 @@ import numpy as np
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import Layout
 
-__all__ = ["drop_phantom_peaks", "repair_columns"]
+__all__ = ["cascade_step", "drop_phantom_peaks", "repair_columns"]
 
 STEP_RANGE = (0.08, 0.6)
 """Gaps (in card heights) that can be one step of a face-up cascade; the table's step is their median."""
@@ -91,10 +91,8 @@ def drop_phantom_peaks(layout: Layout, detections: Detections, probabilities: np
     return replace(layout, columns=tuple(columns), loose=tuple(sorted(loose)))
 
 
-def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, Layout]:
-    """Detections with the cards missed inside columns added (score 0), and the layout that uses them."""
-    if not layout.columns:
-        return detections, layout
+def _gaps(detections: Detections, layout: Layout) -> Callable[[list[int]], np.ndarray]:
+    """The gaps between consecutive detections of a column, in card heights along the columns."""
     points = detections.origins @ layout.rotation.T
     heights = np.maximum(np.linalg.norm(detections.downs, axis=1), 1e-9)
 
@@ -102,6 +100,20 @@ def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, 
         c = np.array(column)
         return np.diff(points[c, 1]) / (0.5 * (heights[c[:-1]] + heights[c[1:]]))
 
+    return gaps_of
+
+
+def cascade_step(detections: Detections, layout: Layout) -> float | None:
+    """The table's face-up step in card heights (the median plausible gap), ``None`` when too few show it."""
+    gaps_of = _gaps(detections, layout)
+    return _step([gaps_of(list(column)) for column in layout.columns if len(column) > 1])
+
+
+def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, Layout]:
+    """Detections with the cards missed inside columns added (score 0), and the layout that uses them."""
+    if not layout.columns:
+        return detections, layout
+    gaps_of = _gaps(detections, layout)
     columns = [list(column) for column in layout.columns]
     step = _step([gaps_of(column) for column in columns if len(column) > 1])
     if step is None:

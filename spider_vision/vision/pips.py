@@ -34,7 +34,7 @@ import numpy as np
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.geometry import warp_region
 
-__all__ = ["MIN_CARD_HEIGHT", "count_pips", "fit_face", "rank_likelihood", "weigh_ranks"]
+__all__ = ["MIN_CARD_HEIGHT", "count_pips", "fit_face", "lab_colours", "rank_likelihood", "weigh_ranks"]
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ def count_pips(image: np.ndarray, origin: np.ndarray, right: np.ndarray, down: n
     origin, right, down = fit_face(image, origin, right, down)
     width, height = PATCH
     patch = warp_region(image, origin, right, down, PIP_REGION, PATCH)
-    lab = _lab(patch)
+    lab = lab_colours(patch)
     paper = np.median(lab.reshape(-1, 3), axis=0)
     distance = np.linalg.norm(lab - paper, axis=2)
     if _largest_blob((distance > INK).astype(np.uint8)) > BIG_BLOB * width * height:
@@ -132,7 +132,7 @@ def fit_face(image: np.ndarray, origin: np.ndarray, right: np.ndarray, down: np.
     """
     x0, y0, x1, y1 = SEARCH
     width, height = SEARCH_PATCH
-    lab = _lab(warp_region(image, origin, right, down, SEARCH, SEARCH_PATCH))
+    lab = lab_colours(warp_region(image, origin, right, down, SEARCH, SEARCH_PATCH))
     col = _cells(x0, x1, width)
     row = _cells(y0, y1, height)
     paper = np.median(lab[row(0.3):row(0.7), col(0.15):col(0.85)].reshape(-1, 3), axis=0)
@@ -160,7 +160,7 @@ def _cells(low: float, high: float, cells: int) -> Callable[[float], int]:
     return lambda value: int(round((value - low) / (high - low) * cells))
 
 
-def _lab(patch: np.ndarray) -> np.ndarray:
+def lab_colours(patch: np.ndarray) -> np.ndarray:
     """CIE Lab of a small BGR patch, L scaled to 0..255 as in OpenCV's 8-bit Lab (the thresholds' scale).
 
     Computed here: OpenCV spreads the conversion of even a tiny patch over
