@@ -61,11 +61,11 @@ READ = 0.8
 """Reader confidence (joint rank and suit) at which a bottom index says which card lies there."""
 SAME = 0.01
 """The last card's top index, read as the card below with at least this chance, may be that card: its
-frame judged short puts its own bottom index where the next card's would be. On the last cards of 65
-held-out tables (40 of training styles, 25 of the unseen one), with each column's exposed card dropped
-from the detections in turn: 126 of 276 found again, every one read right; with every card kept, one
-added, a real exposed card whose index a hand covered (0.05: 130 found, and a short frame's own index
-taken for a card once more)."""
+frame judged short puts its own bottom index where the next card's would be. ``bench/hidden.py`` on
+65 held-out tables (40 of training styles, 25 of the unseen one), each column's exposed card dropped
+from the detections in turn: 128 of 276 found again, every one read right; with every card kept, one
+added, a real exposed card whose index a hand covered (0.05 also took a short frame's own index for a
+card)."""
 OWN_READ = 0.6
 """Reader confidence at which the last card's own bottom index, read as the card itself, shows it uncovered."""
 HIDDEN_SCORE = 0.6

@@ -33,3 +33,13 @@ def test_crops_bench_reads_held_out_crops(tmp_path: Path) -> None:
         assert crops["crops"] == sum(count for _, count in crops["card_by_index_visible"].values())
         assert crops["crops"] > 20 and crops["strips"] > 5
         assert crops["card"] > 0.8 and crops["rank"] >= crops["card"] and crops["suit"] >= crops["card"]
+
+
+def test_hidden_bench_drops_each_exposed_card_and_counts_those_found_again() -> None:
+    figures = _run(str(ROOT / "bench" / "hidden.py"), "--scenes", "1", "--style-scenes", "1")
+    assert set(figures) == {"held_out_seeds", "unseen_style"}
+    for counts in figures.values():
+        assert counts["tables"] == 1
+        assert counts["dropped"] >= 5
+        assert counts["read_right"] <= counts["found"] <= counts["dropped"]
+    assert figures["unseen_style"]["found"] >= 5  # seed 50000: every exposed card is found by its bottom index
