@@ -3,8 +3,8 @@
 Stages: picture checks; detection of face-up cards (corner index plus card
 frame, implausible peaks dropped); grouping into columns, repaired with the
 cascade's step (cards missed inside a column added, and an exposed card
-whose top index is hidden found by its face and bottom index); warnings about the
-framing (cards too small, columns off the picture); the corner reader on
+whose top index is hidden found by its face and bottom index); warnings
+about the framing (cards too small, columns off the picture); the corner reader on
 each card's corner crop, with the pip count of each column's uncovered
 last card multiplied in and each column's sequence prior; the face-down
 counter on the strip above each column's lowest face-up card; the rules
