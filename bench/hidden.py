@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -25,24 +24,16 @@ import numpy as np  # noqa: E402
 
 from spider_vision.vision import Models  # noqa: E402
 from spider_vision.vision.cascade import repair_columns  # noqa: E402
-from spider_vision.vision.detect import Detections, detect_cards  # noqa: E402
+from spider_vision.vision.detect import detect_cards  # noqa: E402
 from spider_vision.vision.hidden import find_hidden_tops  # noqa: E402
-from spider_vision.vision.layout import Layout, group_columns  # noqa: E402
+from spider_vision.vision.evaluation import missed  # noqa: E402
+from spider_vision.vision.layout import group_columns  # noqa: E402
 from spider_vision.vision.pipeline import read_corners  # noqa: E402
 from spider_vision.vision.reading import card_classes  # noqa: E402
 from spider_vision.vision.rules import joint_probabilities  # noqa: E402
 from spider_vision.vision.training.dataset import STYLE_SEEDS, render_seed  # noqa: E402
 
 HELD_OUT_SEEDS = 100_000
-
-
-def without(detections: Detections, layout: Layout, dropped: int) -> tuple[Detections, Layout]:
-    """The detections and layout as if the detector had missed detection ``dropped``."""
-    keep = np.array([i for i in range(len(detections)) if i != dropped])
-    renumber = {int(old): new for new, old in enumerate(keep)}
-    columns = tuple(tuple(renumber[i] for i in column if i in renumber) for column in layout.columns)
-    loose = tuple(renumber[i] for i in layout.loose if i in renumber)
-    return detections.subset(keep), replace(layout, columns=columns, loose=loose)
 
 
 def measure(seeds: range, held_out_style: bool, models: Models) -> dict[str, int]:
@@ -64,7 +55,7 @@ def measure(seeds: range, held_out_style: bool, models: Models) -> dict[str, int
             origin = detections.origins[column[-1]]
             truth = min(truths, key=lambda card: float(np.linalg.norm(np.subtract(card.quad[0], origin))))
             counts["dropped"] += 1
-            grown, grown_layout, turned = find_hidden_tops(image, models, *without(detections, layout, column[-1]))
+            grown, grown_layout, turned = find_hidden_tops(image, models, *missed(detections, layout, column[-1]))
             added = grown_layout.columns[k][-1]
             if added not in turned:
                 continue

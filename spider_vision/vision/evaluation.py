@@ -17,15 +17,18 @@ to leave instead).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
 
 from spider_vision.engine import Position
 from spider_vision.synth.truth import CardTruth, lowest_face_up
+from spider_vision.vision.detect import Detections
+from spider_vision.vision.layout import Layout
 from spider_vision.vision.reading import TableReading
 
-__all__ = ["CARD_HEIGHTS", "MIN_INDEX_VISIBLE", "WHOLE_INDEX", "score", "summarise"]
+__all__ = ["CARD_HEIGHTS", "MIN_INDEX_VISIBLE", "WHOLE_INDEX", "missed", "score", "summarise"]
 
 MIN_INDEX_VISIBLE = 0.3
 WHOLE_INDEX = 0.9
@@ -139,3 +142,13 @@ def _by_height(total: dict[str, int]) -> dict[str, list[float]]:
         if readable:
             figures[f"{name} px"] = [round(total.get(f"correct_band{band}", 0) / readable, 4), readable]
     return figures
+
+
+def missed(detections: Detections, layout: Layout, dropped: int) -> tuple[Detections, Layout]:
+    """The detections and their layout as if the detector had missed detection ``dropped``: how the
+    stages after it cope (``bench/hidden.py`` and the tests)."""
+    keep = np.array([i for i in range(len(detections)) if i != dropped])
+    renumber = {int(old): new for new, old in enumerate(keep)}
+    columns = tuple(tuple(renumber[i] for i in column if i in renumber) for column in layout.columns)
+    loose = tuple(renumber[i] for i in layout.loose if i in renumber)
+    return detections.subset(keep), replace(layout, columns=columns, loose=loose)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
@@ -13,6 +11,7 @@ from spider_vision.synth.truth import CardTruth
 from spider_vision.vision import Models, read_table
 from spider_vision.vision.cascade import repair_columns
 from spider_vision.vision.detect import Detections, detect_cards
+from spider_vision.vision.evaluation import missed
 from spider_vision.vision.hidden import HIDDEN_SCORE, find_hidden_tops
 from spider_vision.vision.layout import Layout, group_columns
 from spider_vision.vision.pipeline import read_corners
@@ -41,15 +40,6 @@ def _truth_at(rendering: Rendering, point: np.ndarray) -> CardTruth:
     return min(cards, key=lambda card: float(np.linalg.norm(np.subtract(card.quad[0], point))))
 
 
-def _without(detections: Detections, layout: Layout, dropped: int) -> tuple[Detections, Layout]:
-    """The detections and layout as if the detector had missed detection ``dropped``."""
-    keep = np.array([i for i in range(len(detections)) if i != dropped])
-    renumber = {int(old): new for new, old in enumerate(keep)}
-    columns = tuple(tuple(renumber[i] for i in column if i in renumber) for column in layout.columns)
-    loose = tuple(renumber[i] for i in layout.loose if i in renumber)
-    return detections.subset(keep), replace(layout, columns=columns, loose=loose)
-
-
 @pytest.mark.parametrize(("seed", "unseen"), TABLES)
 def test_columns_whose_exposed_card_was_found_are_left_alone(models: Models, seed: int, unseen: bool) -> None:
     rendering, detections, layout = _found(models, seed, unseen)
@@ -70,8 +60,8 @@ def test_an_exposed_card_the_detector_missed_is_found_and_read_from_its_bottom_i
             continue
         tried += 1
         truth = _truth_at(rendering, detections.origins[column[-1]])
-        missed, missed_layout = _without(detections, layout, column[-1])
-        grown, grown_layout, turned = find_hidden_tops(rendering.image, models, missed, missed_layout)
+        missed_detections, missed_layout = missed(detections, layout, column[-1])
+        grown, grown_layout, turned = find_hidden_tops(rendering.image, models, missed_detections, missed_layout)
         if not turned:
             continue
         found += 1
