@@ -48,19 +48,21 @@ def measure(seeds: range, held_out_style: bool, models: Models) -> dict[str, int
             continue
         detections, layout = repair_columns(detections, group_columns(detections))
         counts["tables"] += 1
-        counts["added_to_whole_tables"] += len(find_hidden_tops(image, models, detections, layout)[2])
+        grown, _, _ = find_hidden_tops(image, models, detections, layout, read_corners(image, models, detections))
+        counts["added_to_whole_tables"] += len(grown) - len(detections)
         for k, column in enumerate(layout.columns):
             if len(column) < 2:
                 continue
             origin = detections.origins[column[-1]]
             truth = min(truths, key=lambda card: float(np.linalg.norm(np.subtract(card.quad[0], origin))))
             counts["dropped"] += 1
-            grown, grown_layout, turned = find_hidden_tops(image, models, *missed(detections, layout, column[-1]))
+            missed_detections, missed_layout = missed(detections, layout, column[-1])
+            grown, grown_layout, (rank, suit, _) = find_hidden_tops(
+                image, models, missed_detections, missed_layout, read_corners(image, models, missed_detections))
             added = grown_layout.columns[k][-1]
-            if added not in turned:
+            if added < len(missed_detections):
                 continue
             counts["found"] += 1
-            rank, suit, _ = read_corners(image, models, grown, turned)
             counts["read_right"] += classes[int(joint_probabilities(rank, suit)[added].argmax())] == truth.card
     return counts
 

@@ -9,8 +9,7 @@ goes on past that card's own bottom edge, by about one step of the cascade.
 The exposed card's bottom-right index (printed turned, in the corner
 diagonally opposite) then lies one step below where the covered card's would
 be, and the reader reads it turned back upright. Such a card is added to its
-column with an upright frame; its index is read from that bottom corner
-(``turned``).
+column with an upright frame, and with the read of that bottom corner.
 
 Three checks keep an ordinary column as it is: the paper must end about one
 step below the last card, in an edge that shows (a card whose frame is
@@ -36,9 +35,12 @@ from spider_vision.vision.models import Models
 from spider_vision.vision.pips import INK, OFF_CARD, PAPER_SHARE, lab_colours
 from spider_vision.vision.rules import joint_probabilities
 
-__all__ = ["HIDDEN_SCORE", "find_hidden_tops", "turned_frame"]
+__all__ = ["HIDDEN_SCORE", "Reads", "find_hidden_tops", "turned_frame"]
 
 logger = logging.getLogger(__name__)
+
+Reads = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""The reader's output for detections: rank (n, 13) and suit (n, 4) probabilities, embeddings (n, 64)."""
 
 STEP_WINDOW = (0.5, 1.6)
 """Where the paper may end past the last card's bottom edge, in cascade steps, to be a card put on it
@@ -80,12 +82,16 @@ def turned_frame(origin: np.ndarray, right: np.ndarray, down: np.ndarray
     return origin + right + down, -right, -down
 
 
-def find_hidden_tops(image: np.ndarray, models: Models, detections: Detections, layout: Layout
-                     ) -> tuple[Detections, Layout, frozenset[int]]:
+def find_hidden_tops(image: np.ndarray, models: Models, detections: Detections, layout: Layout, reads: Reads
+                     ) -> tuple[Detections, Layout, Reads]:
     """Detections with each column's exposed card added where only its face and bottom index show, the
-    layout that ends those columns with it, and the added detections (read from their bottom index)."""
+    layout that ends those columns with it, and the reads with the added cards' (from their bottom index).
+
+    ``reads`` are the reader's rank and suit probabilities and embeddings of every detection's top index
+    (``Models.read``); added detections come after the others, in the detections and in the reads.
+    """
     if not layout.columns:
-        return detections, layout, frozenset()
+        return detections, layout, reads
     step = cascade_step(detections, layout)
     low, reach = (STEP_RANGE if step is None else (STEP_WINDOW[0] * step, STEP_WINDOW[1] * step))
     found: list[tuple[int, float]] = []  # (column number, offset past the last card in card heights)
@@ -98,25 +104,28 @@ def find_hidden_tops(image: np.ndarray, models: Models, detections: Detections, 
         if offset is not None and low <= offset:
             found.append((k, offset))
     if not found:
-        return detections, layout, frozenset()
+        return detections, layout, reads
     crops = []
     for k, offset in found:
         last = layout.columns[k][-1]
         o, r, d = detections.origins[last], detections.rights[last], detections.downs[last]
-        crops += [corner_crop(image, o, r, d), corner_crop(image, *turned_frame(o, r, d)),
+        crops += [corner_crop(image, *turned_frame(o, r, d)),
                   corner_crop(image, *turned_frame(o + offset * d, r, d))]
-    rank, suit, _ = models.read(np.stack(crops))
-    reads = joint_probabilities(rank, suit).reshape(len(found), 3, -1)
-    added = []
-    for (k, offset), (top, own_bottom, below) in zip(found, reads):
+    bottom_rank, bottom_suit, bottom_embeddings = models.read(np.stack(crops))
+    bottoms = joint_probabilities(bottom_rank, bottom_suit).reshape(len(found), 2, -1)
+    tops = joint_probabilities(reads[0], reads[1])
+    added, kept = [], []
+    for number, ((k, offset), (own_bottom, below)) in enumerate(zip(found, bottoms)):
+        top = tops[layout.columns[k][-1]]
         read = int(below.argmax())
         if own_bottom.max() >= OWN_READ and int(own_bottom.argmax()) == int(top.argmax()):
             continue  # the last card's own bottom index shows: nothing lies on it
         if below.max() < READ or top[read] >= SAME:
             continue  # nothing legible, or maybe the last card's own index (its frame judged short)
         added.append((k, offset))
+        kept.append(2 * number + 1)
     if not added:
-        return detections, layout, frozenset()
+        return detections, layout, reads
     n = len(detections)
     parts = [detections]
     columns = [list(column) for column in layout.columns]
@@ -132,7 +141,9 @@ def find_hidden_tops(image: np.ndarray, models: Models, detections: Detections, 
         columns[k].append(n + number)
         logger.debug("column %d: an exposed card found by its face and bottom index, %.2f past the last", k, offset)
     grown = Detections.joined(parts)
-    return grown, replace(layout, columns=tuple(tuple(c) for c in columns)), frozenset(range(n, n + len(added)))
+    rank, suit, embeddings = (np.concatenate([whole, part[kept]])
+                              for whole, part in zip(reads, (bottom_rank, bottom_suit, bottom_embeddings)))
+    return grown, replace(layout, columns=tuple(tuple(c) for c in columns)), (rank, suit, embeddings)
 
 
 def _paper_past(image: np.ndarray, origin: np.ndarray, right: np.ndarray, down: np.ndarray,

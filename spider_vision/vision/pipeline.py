@@ -2,14 +2,15 @@
 
 Stages: picture checks; detection of face-up cards (corner index plus card
 frame, implausible peaks dropped); grouping into columns, repaired with the
-cascade's step (cards missed inside a column added, and an exposed card
-whose top index is hidden found by its face and bottom index); warnings
-about the framing (cards too small, columns off the picture); the corner reader on
-each card's corner crop, with the pip count of each column's uncovered
-last card multiplied in and each column's sequence prior; the face-down
-counter on the strip above each column's lowest face-up card; the rules
-filter; the SPN. Partial views and layouts that are not Spider keep
-their cards and lose the position, with a warning saying why.
+cascade's step (cards missed inside a column added); the corner reader on
+each card's corner crop; an exposed card whose top index is hidden found by
+its face and read from its bottom index; warnings about the framing (cards
+too small, columns off the picture); the pip count of each column's
+uncovered last card multiplied into its read, and each column's sequence
+prior; the face-down counter on the strip above each column's lowest
+face-up card; the rules filter; the SPN. Partial views and layouts that are
+not Spider keep their cards and lose the position, with a warning saying
+why.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
 from spider_vision.vision.framing import framing_warnings
 from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
-from spider_vision.vision.hidden import find_hidden_tops, turned_frame
+from spider_vision.vision.hidden import Reads, find_hidden_tops
 from spider_vision.vision.layout import Layout, group_columns
 from spider_vision.vision.models import Models
 from spider_vision.vision.pips import weigh_ranks
@@ -109,12 +110,10 @@ def _visible_part(quad: np.ndarray, cover_from: float | None) -> np.ndarray:
     return np.array([o, o + r, o + r + t * d, o + t * d])
 
 
-def read_corners(image: np.ndarray, models: Models, detections: Detections, turned: frozenset[int] = frozenset()
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The reader on each detection's corner crop: rank (n, 13) and suit (n, 4) probabilities, embeddings;
-    the detections in ``turned`` are read from their bottom index."""
-    crops = np.stack([corner_crop(image, *(turned_frame(o, r, d) if i in turned else (o, r, d)))
-                      for i, (o, r, d) in enumerate(zip(detections.origins, detections.rights, detections.downs))])
+def read_corners(image: np.ndarray, models: Models, detections: Detections) -> Reads:
+    """The reader on each detection's corner crop: rank (n, 13) and suit (n, 4) probabilities, embeddings."""
+    crops = np.stack([corner_crop(image, o, r, d)
+                      for o, r, d in zip(detections.origins, detections.rights, detections.downs)])
     return models.read(crops)
 
 
@@ -131,8 +130,8 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
             raise BadPictureError("the picture is too blurred to read cards from")
         raise NoCardsError("no cards found in the picture")
     detections, layout = repair_columns(detections, group_columns(detections))
-    detections, layout, turned = find_hidden_tops(image, models, detections, layout)
-    rank, suit, embeddings = read_corners(image, models, detections, turned)
+    detections, layout, (rank, suit, embeddings) = find_hidden_tops(
+        image, models, detections, layout, read_corners(image, models, detections))
     layout = drop_phantom_peaks(layout, detections, joint_probabilities(rank, suit))
     rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
     probabilities = joint_probabilities(rank, suit)

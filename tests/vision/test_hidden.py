@@ -43,10 +43,11 @@ def _truth_at(rendering: Rendering, point: np.ndarray) -> CardTruth:
 @pytest.mark.parametrize(("seed", "unseen"), TABLES)
 def test_columns_whose_exposed_card_was_found_are_left_alone(models: Models, seed: int, unseen: bool) -> None:
     rendering, detections, layout = _found(models, seed, unseen)
-    grown, grown_layout, turned = find_hidden_tops(rendering.image, models, detections, layout)
-    assert not turned
+    reads = read_corners(rendering.image, models, detections)
+    grown, grown_layout, grown_reads = find_hidden_tops(rendering.image, models, detections, layout, reads)
     assert len(grown) == len(detections)
     assert grown_layout.columns == layout.columns
+    assert all(mine is theirs for mine, theirs in zip(grown_reads, reads))
 
 
 @pytest.mark.parametrize(("seed", "unseen"), TABLES)
@@ -61,16 +62,18 @@ def test_an_exposed_card_the_detector_missed_is_found_and_read_from_its_bottom_i
         tried += 1
         truth = _truth_at(rendering, detections.origins[column[-1]])
         missed_detections, missed_layout = missed(detections, layout, column[-1])
-        grown, grown_layout, turned = find_hidden_tops(rendering.image, models, missed_detections, missed_layout)
-        if not turned:
+        reads = read_corners(rendering.image, models, missed_detections)
+        grown, grown_layout, (rank, suit, embeddings) = find_hidden_tops(
+            rendering.image, models, missed_detections, missed_layout, reads)
+        if len(grown) == len(missed_detections):
             continue
         found += 1
-        (added,) = turned
+        added = len(missed_detections)
+        assert len(grown) == len(rank) == len(suit) == len(embeddings) == added + 1
         assert grown_layout.columns[k][-1] == added
         assert grown.scores[added] == HIDDEN_SCORE
         height = float(np.linalg.norm(grown.downs[added]))
         assert np.linalg.norm(grown.origins[added] - np.array(truth.quad[0])) < 0.15 * height
-        rank, suit, _ = read_corners(rendering.image, models, grown, turned)
         assert classes[int(joint_probabilities(rank, suit)[added].argmax())] == truth.card
     assert tried >= 6
     assert found >= tried // 2
