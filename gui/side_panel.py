@@ -79,9 +79,8 @@ class SidePanel(QWidget):
             self.reason_label.setText("")
             return
         self.hint_label.setText(str(advice.move) if advice.move is not None else "none")
-        estimate = ""
-        if advice.win_estimate is not None:
-            estimate = f"  \u2022  win estimate {advice.win_estimate:.0%}"
+        words = advice.estimate_words()
+        estimate = f"  \u2022  {words}" if words else ""
         self.reason_label.setText(f"{advice.reason}{estimate}")
 
     # --- moves ------------------------------------------------------------------------

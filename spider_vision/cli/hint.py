@@ -45,15 +45,14 @@ def run(args: argparse.Namespace) -> int:
                     "lost": advice.lost,
                     "samples": advice.samples,
                     "wins": advice.wins,
+                    "undecided": advice.undecided,
                     "nodes": advice.nodes,
                     "seconds": round(advice.seconds, 3),
                 }
             )
         )
         return EXIT_OK
-    estimate = (
-        "" if advice.win_estimate is None
-        else f"  (win estimate {advice.win_estimate:.0%} over {advice.samples} sampled deals)"
-    )
+    words = advice.estimate_words()
+    estimate = f"  ({words})" if words else ""
     print(f"{move or 'none'}  {advice.reason}{estimate}")
     return EXIT_OK

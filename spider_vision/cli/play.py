@@ -95,7 +95,8 @@ class PlaySession:
         """Print the hint engine's move for what a player sees, and count it."""
         advice = self.hints.hint(self.game.position.observed())
         self.hints_used += 1
-        estimate = "" if advice.win_estimate is None else f" (win estimate {advice.win_estimate:.0%})"
+        words = advice.estimate_words()
+        estimate = f" ({words})" if words else ""
         print(f"hint: {advice.move or 'none'}, {advice.reason}{estimate}")
 
     def undo(self) -> None:

@@ -99,7 +99,9 @@ class Hint:
     """The advice: a move (``None`` when there is none), why, and the chance to win.
 
     ``samples`` worlds were searched, ``wins`` of them won, and in
-    ``proved_lost`` the search covered every line without a win.
+    ``proved_lost`` the search covered every line without a win; the rest are
+    ``undecided``. ``win_estimate`` is the share won (so undecided worlds count
+    as not won: a lower bound), and ``None`` when no world was decided.
     """
 
     move: Move | None
@@ -112,6 +114,31 @@ class Hint:
     nodes: int = 0
     seconds: float = 0.0
     votes: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def undecided(self) -> int:
+        """Worlds searched whose search stopped at its limit, neither won nor proved lost."""
+        return self.samples - self.wins - self.proved_lost
+
+    def estimate_words(self) -> str:
+        """The win estimate in a player's words, with the worlds that bound it.
+
+        A world whose search ran out of time is neither a win nor a loss: it
+        widens the estimate into a range rather than counting as lost, so a
+        short think never reads as "0%" for a game that may well be won.
+        Empty when no world was searched (the reason then says it all).
+        """
+        if self.samples == 0:
+            return ""
+        deals = f"{self.samples} sampled deal{'s' if self.samples > 1 else ''}"
+        if self.undecided == self.samples:
+            return f"win chance unknown: no search of {deals} finished in time"
+        low = self.wins / self.samples
+        won = f"{self.wins} of {deals} won"
+        if self.undecided == 0:
+            return f"win estimate {low:.0%}: {won}"
+        high = (self.wins + self.undecided) / self.samples
+        return f"win estimate {low:.0%}-{high:.0%}: {won}, {self.undecided} undecided"
 
 
 @dataclass
@@ -214,15 +241,16 @@ class HintSession:
             move = max(fresh, key=lambda candidate: _fallback_key(observed, candidate))
         searched = [world for world in self._worlds if world.searched or world.won]
         wins = sum(world.won for world in searched)
+        proved_lost = sum(world.proved_lost for world in searched)
         spent = time.perf_counter() - started
         self._banked = max(0.0, self._banked + budget - (self._clock() - began))
         return Hint(
             move,
             explain(observed, move),
-            wins / len(searched) if searched else None,
+            wins / len(searched) if wins + proved_lost else None,
             samples=len(searched),
             wins=wins,
-            proved_lost=sum(world.proved_lost for world in searched),
+            proved_lost=proved_lost,
             nodes=nodes,
             seconds=spent,
             votes=dict(votes),

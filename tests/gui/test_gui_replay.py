@@ -71,8 +71,7 @@ def test_hint_is_computed_in_the_background_and_drawn(window, qtbot) -> None:
     advice = window.advice
     assert window.side.hint_label.text() == (str(advice.move) if advice.move is not None else "none")
     assert advice.reason in window.side.reason_label.text()
-    if advice.win_estimate is not None:
-        assert f"{advice.win_estimate:.0%}" in window.side.reason_label.text()
+    assert advice.estimate_words() in window.side.reason_label.text()
     assert window.board_view.hint == advice.move and window.live_view.hint == advice.move
     qtbot.keyClick(window, Qt.Key.Key_H, Qt.KeyboardModifier.ShiftModifier)
     assert str(window.side.selected_move()) == str(advice.move)

@@ -258,3 +258,26 @@ def test_a_hint_never_strands_the_stock() -> None:
 def test_limits_a_hint_cannot_keep_are_refused(limits: dict, words: str) -> None:
     with pytest.raises(HintLimitsError, match=words):
         HintLimits(**limits)
+
+
+@pytest.mark.parametrize(
+    ("samples", "wins", "proved_lost", "words"),
+    [
+        (0, 0, 0, ""),
+        (1, 0, 0, "win chance unknown: no search of 1 sampled deal finished in time"),
+        (8, 0, 8, "win estimate 0%: 0 of 8 sampled deals won"),
+        (8, 3, 5, "win estimate 38%: 3 of 8 sampled deals won"),
+        (8, 2, 2, "win estimate 25%-75%: 2 of 8 sampled deals won, 4 undecided"),
+    ],
+)
+def test_the_estimate_counts_undecided_worlds_apart(samples: int, wins: int, proved_lost: int, words: str) -> None:
+    advice = advisor.Hint(None, "", None, samples=samples, wins=wins, proved_lost=proved_lost)
+    assert advice.undecided == samples - wins - proved_lost
+    assert advice.estimate_words() == words
+
+
+def test_a_search_that_decides_no_world_gives_no_estimate() -> None:
+    advice = hint(deal_position(5, 4), limits=HintLimits(samples=2, nodes_per_move=2000, seed=3))
+    assert advice.samples > 0 and advice.undecided == advice.samples
+    assert advice.win_estimate is None
+    assert advice.estimate_words().startswith("win chance unknown")
