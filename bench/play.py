@@ -7,7 +7,10 @@ is won, lost (no legal move), resigned (every sampled world proved lost
 for ``RESIGN_AFTER`` hints in a row: a player would give up too, and it saves
 the bench from playing out lost games), or stuck (a position seen three
 times, ``NO_PROGRESS`` moves without a card turned over, a run removed or a
-deal, or the move cap). Games run in parallel processes.
+deal, or the move cap). Games run in parallel processes. With
+``--calibration`` it also prints how often the games were won after hints
+that gave each win estimate: the estimate's worlds know their hidden cards,
+so this shows how far it is from the real chance.
 
     python3 bench/play.py --deals 30 --suits 1 2 4 --movetime 0.5 --jobs 2
 """
@@ -15,6 +18,7 @@ deal, or the move cap). Games run in parallel processes.
 from __future__ import annotations
 
 import argparse
+import bisect
 import math
 import multiprocessing
 import statistics
@@ -32,6 +36,8 @@ from spider_vision.hint import HintLimits, HintLimitsError, HintSession, game_pr
 MOVE_CAP = 1000
 RESIGN_AFTER = 30
 NO_PROGRESS = 200
+ESTIMATE_BINS = (0.2, 0.4, 0.6, 0.8, 1.0)
+"""Upper ends of the win-estimate bins of the calibration table (the last bin takes 100%)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,8 @@ class GameResult:
     hint_seconds: float
     hint_cpu_seconds: float
     ending: str
+    estimates: tuple[float | None, ...] = ()
+    """Each hint's win estimate (``None`` when no world was decided), in order."""
 
 
 def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
@@ -59,6 +67,7 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
     cpu_seconds = 0.0
     ending = "move cap"
     last_progress, progress_key = 0, game_progress(game.position)
+    estimates: list[float | None] = []
     while game.moves_made < MOVE_CAP:
         if game.is_won:
             ending = "won"
@@ -75,6 +84,8 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
         seconds += time.perf_counter() - started
         cpu_seconds += time.process_time() - cpu_started
         hints += 1
+        if advice.samples:
+            estimates.append(advice.win_estimate)
         if advice.move is None:
             ending = "lost"
             break
@@ -83,7 +94,44 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
             ending = "resigned"
             break
         game.play(advice.move)
-    return GameResult(deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending)
+    return GameResult(
+        deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending, tuple(estimates)
+    )
+
+
+@dataclass(frozen=True)
+class CalibrationRow:
+    """Hints whose win estimate fell in one bin, and the share of them in games that were won."""
+
+    label: str
+    hints: int
+    games: int
+    won_share: float
+
+
+def calibration(results: list[GameResult]) -> list[CalibrationRow]:
+    """How often the game was won after a hint in each bin of win estimate; ``unknown``: no world decided.
+
+    Each hint counts once, so long games weigh more; ``games`` says how
+    many games the hints of a bin came from.
+    """
+    labels = ["unknown"] + [
+        f"{low:.0%}-{high:.0%}" for low, high in zip((0.0, *ESTIMATE_BINS[:-1]), ESTIMATE_BINS)
+    ]
+    hints = Counter[str]()
+    won = Counter[str]()
+    games: dict[str, set[int]] = {label: set() for label in labels}
+    for result in results:
+        for estimate in result.estimates:
+            label = labels[0] if estimate is None else labels[1 + bisect.bisect_right(ESTIMATE_BINS[:-1], estimate)]
+            hints[label] += 1
+            won[label] += result.won
+            games[label].add(result.deal)
+    return [
+        CalibrationRow(label, hints[label], len(games[label]), won[label] / hints[label])
+        for label in labels
+        if hints[label]
+    ]
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -120,6 +168,10 @@ def main() -> int:
     )
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--verbose", action="store_true", help="print every game")
+    parser.add_argument(
+        "--calibration", action="store_true",
+        help="print, for each bin of win estimate, the share of hints given in games that were won",
+    )
     args = parser.parse_args()
     try:
         limits = HintLimits(
@@ -165,6 +217,10 @@ def main() -> int:
             f"{low:>7.1%}-{high:<7.1%} {moves:>11.1f} {per_move:>7.3f} {cpu_per_move:>10.3f} {wall:>7.1f}",
             flush=True,
         )
+        if args.calibration:
+            print(f"  {'win estimate':>12} {'hints':>6} {'games':>6} {'in games won':>13}")
+            for row in calibration(results):
+                print(f"  {row.label:>12} {row.hints:>6} {row.games:>6} {row.won_share:>13.1%}")
     return 0
 
 
