@@ -80,7 +80,7 @@ class SidePanel(QWidget):
             return
         self.hint_label.setText(str(advice.move) if advice.move is not None else "none")
         words = advice.estimate_words()
-        estimate = f"  \u2022  {words}" if words else ""
+        estimate = f"\n{words}" if words else ""
         self.reason_label.setText(f"{advice.reason}{estimate}")
 
     # --- moves ------------------------------------------------------------------------
