@@ -9,8 +9,10 @@ the bench from playing out lost games), or stuck (a position seen three
 times, ``NO_PROGRESS`` moves without a card turned over, a run removed or a
 deal, or the move cap). Games run in parallel processes. With
 ``--calibration`` it also prints how often the games were won after hints
-that gave each win estimate: the estimate's worlds know their hidden cards,
-so this shows how far it is from the real chance.
+that gave each win estimate, binned by the estimate's low end (undecided
+worlds counted as lost) and by its high end (counted as won): the estimate's
+worlds know their hidden cards and its searches stop at a budget, so this
+shows how far it is from the real chance.
 
     python3 bench/play.py --deals 30 --suits 1 2 4 --movetime 0.5 --jobs 2
 """
@@ -52,8 +54,8 @@ class GameResult:
     hint_seconds: float
     hint_cpu_seconds: float
     ending: str
-    estimates: tuple[float | None, ...] = ()
-    """Each hint's win estimate (``None`` when no world was decided), in order."""
+    estimates: tuple[tuple[float, float] | None, ...] = ()
+    """Each hint's win estimate as its low and high ends (``None`` when no world was decided), in order."""
 
 
 def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
@@ -67,7 +69,7 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
     cpu_seconds = 0.0
     ending = "move cap"
     last_progress, progress_key = 0, game_progress(game.position)
-    estimates: list[float | None] = []
+    estimates: list[tuple[float, float] | None] = []
     while game.moves_made < MOVE_CAP:
         if game.is_won:
             ending = "won"
@@ -85,7 +87,9 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
         cpu_seconds += time.process_time() - cpu_started
         hints += 1
         if advice.samples:
-            estimates.append(advice.win_estimate)
+            decided = advice.win_estimate is not None
+            ends = (advice.wins / advice.samples, (advice.wins + advice.undecided) / advice.samples)
+            estimates.append(ends if decided else None)
         if advice.move is None:
             ending = "lost"
             break
@@ -109,9 +113,10 @@ class CalibrationRow:
     won_share: float
 
 
-def calibration(results: list[GameResult]) -> list[CalibrationRow]:
+def calibration(results: list[GameResult], end: int = 0) -> list[CalibrationRow]:
     """How often the game was won after a hint in each bin of win estimate; ``unknown``: no world decided.
 
+    Hints are binned by the estimate's low end (``end`` 0) or high end (1).
     Each hint counts once, so long games weigh more; ``games`` says how
     many games the hints of a bin came from.
     """
@@ -122,8 +127,8 @@ def calibration(results: list[GameResult]) -> list[CalibrationRow]:
     won = Counter[str]()
     games: dict[str, set[int]] = {label: set() for label in labels}
     for result in results:
-        for estimate in result.estimates:
-            label = labels[0] if estimate is None else labels[1 + bisect.bisect_right(ESTIMATE_BINS[:-1], estimate)]
+        for ends in result.estimates:
+            label = labels[0] if ends is None else labels[1 + bisect.bisect_right(ESTIMATE_BINS[:-1], ends[end])]
             hints[label] += 1
             won[label] += result.won
             games[label].add(result.deal)
@@ -218,9 +223,10 @@ def main() -> int:
             flush=True,
         )
         if args.calibration:
-            print(f"  {'win estimate':>12} {'hints':>6} {'games':>6} {'in games won':>13}")
-            for row in calibration(results):
-                print(f"  {row.label:>12} {row.hints:>6} {row.games:>6} {row.won_share:>13.1%}")
+            for end, name in enumerate(("low end", "high end")):
+                print(f"  {'estimate, ' + name:>22} {'hints':>6} {'games':>6} {'in games won':>13}")
+                for row in calibration(results, end):
+                    print(f"  {row.label:>22} {row.hints:>6} {row.games:>6} {row.won_share:>13.1%}")
     return 0
 
 

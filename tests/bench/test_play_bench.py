@@ -34,21 +34,26 @@ def test_a_one_suit_game_is_played_to_its_end() -> None:
     assert result.moves > 20 and result.hints >= result.moves
 
 
-def _game(deal: int, won: bool, estimates: tuple[float | None, ...]) -> object:
+def _game(deal: int, won: bool, estimates: tuple[tuple[float, float] | None, ...]) -> object:
     ending = "won" if won else "resigned"
     return play.GameResult(deal, 2, won, 100, len(estimates), 1.0, 1.0, ending, estimates)
 
 
-def test_calibration_bins_each_hint_by_its_estimate_and_counts_the_games_won() -> None:
-    rows = play.calibration([
-        _game(1, True, (None, 0.5, 1.0, 1.0)),
-        _game(2, False, (None, 0.0, 0.5, 0.2)),
-    ])
-    table = {row.label: (row.hints, row.games, row.won_share) for row in rows}
-    assert table == {
-        "unknown": (2, 2, 0.5),
-        "0%-20%": (1, 1, 0.0),
-        "20%-40%": (1, 1, 0.0),
-        "40%-60%": (2, 2, 0.5),
-        "80%-100%": (2, 1, 1.0),
-    }
+GAMES = [
+    _game(1, True, (None, (0.5, 0.5), (1.0, 1.0), (0.25, 1.0))),
+    _game(2, False, (None, (0.0, 0.0), (0.5, 0.75), (0.2, 0.2))),
+]
+
+
+@pytest.mark.parametrize(
+    ("end", "expected"),
+    [
+        (0, {"unknown": (2, 2, 0.5), "0%-20%": (1, 1, 0.0), "20%-40%": (2, 2, 0.5), "40%-60%": (2, 2, 0.5),
+             "80%-100%": (1, 1, 1.0)}),
+        (1, {"unknown": (2, 2, 0.5), "0%-20%": (1, 1, 0.0), "20%-40%": (1, 1, 0.0), "40%-60%": (1, 1, 1.0),
+             "60%-80%": (1, 1, 0.0), "80%-100%": (2, 1, 1.0)}),
+    ],
+)
+def test_calibration_bins_each_hint_by_one_end_of_its_estimate(end: int, expected: dict) -> None:
+    table = {row.label: (row.hints, row.games, row.won_share) for row in play.calibration(GAMES, end)}
+    assert table == expected
