@@ -210,6 +210,12 @@ class HintSession:
         stalled_deal = None
         if not buried and self._stalled >= STALL_LIMIT and observed.stock:
             stalled_deal = _towards_deal(observed, held_back + moves)
+        # After STALL_LIMIT hints without progress the plan no longer wins ties or overrides lone
+        # worlds: its gains are then rearrangements that every won world also wins with, and
+        # preferring them turned play away from the won worlds' lines at every move (1 suit, deal
+        # 91: 200 moves of shuffling runs with every world won). The shortest winning lines lead.
+        stalled = self._stalled >= STALL_LIMIT
+        tie_plan = None if stalled else leading
         budget = self._budget()
         allowed = min(budget + self._banked, budget * self.limits.bank_limit)
         # The worlds vote on every move left; only the fallback, which has no line to follow,
@@ -228,9 +234,11 @@ class HintSession:
             votes = _votes(self._worlds, by_text)
         best = None
         if votes:
-            best = max(votes, key=lambda text: self._rank(observed, by_text[text], text, news, leading))
-        if best is not None and leading is not None and leading in news and votes[best] < MIN_AGREE:
-            best = leading  # a lone world's line against a plan a player could make
+            best = max(
+                votes, key=lambda text: self._rank(observed, by_text[text], text, news, tie_plan, shortest=stalled)
+            )
+        if best is not None and tie_plan is not None and tie_plan in news and votes[best] < MIN_AGREE:
+            best = tie_plan  # a lone world's line against a plan a player could make
         if stalled_deal is not None:
             move = stalled_deal
         elif best is not None:
@@ -257,17 +265,23 @@ class HintSession:
         )
 
     def _rank(
-        self, observed: Position, move: Move, text: str, news: set[str], plan: str | None
-    ) -> tuple[float, bool, int, bool, float]:
+        self, observed: Position, move: Move, text: str, news: set[str], plan: str | None, *, shortest: bool = False
+    ) -> tuple[float, bool, int, float, bool, float]:
         """Order candidate moves: share of the worlds tried that it wins, the blind plan, wins, news, tactics.
 
         At an equal share the blind plan's move goes first: it was chosen
         without the hidden cards, where a world's line may lean on them.
+        With ``shortest``, after the wins, the move whose winning lines are
+        shortest on average: a line followed move by move gets shorter, so
+        play keeps to one line to its end instead of swapping between lines.
         """
         wins = sum(text in world.lines for world in self._worlds)
         tried = sum(text in world.tried for world in self._worlds)
         share = (wins + 1) / (tried + 2)
-        return (share, text == plan, wins, text in news, tactical_score(observed, move))
+        length = 0.0
+        if shortest and wins:
+            length = sum(len(world.lines[text]) for world in self._worlds if text in world.lines) / wins
+        return (share, text == plan, wins, -length, text in news, tactical_score(observed, move))
 
     def _plan(self, observed: Position, allowed: set[str]) -> tuple[str | None, int]:
         """The first move of the best plan on the known cards only (if allowed) and the positions examined.

@@ -235,6 +235,28 @@ def test_one_won_world_alone_does_not_override_the_blind_plan(monkeypatch: pytes
     assert str(advice.move) == plan
 
 
+@pytest.mark.parametrize(("stalled", "expected"), [(False, "plan"), (True, "shorter")])
+def test_a_stalled_session_follows_the_shortest_winning_line(
+    monkeypatch: pytest.MonkeyPatch, stalled: bool, expected: str
+) -> None:
+    """Every world wins after both moves. Normally the plan's move wins the tie; after STALL_LIMIT hints
+    without progress the move with the shorter winning lines does, so play keeps to one line."""
+    start = deal_position(9, 4)
+    plan = explore(start, advisor.PLAN_NODES).moves[0]
+    shorter = next(str(move) for move in legal_moves(start) if str(move) not in (plan, "deal"))
+
+    def always_won(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(True, (shorter, "deal"), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", always_won)
+    session = HintSession(FAST)
+    if stalled:
+        session._stalled, session._last_progress = advisor.STALL_LIMIT, game_progress(start)
+    advice = session.hint(start)
+    assert advice.votes == {shorter: FAST.samples, plan: FAST.samples}
+    assert str(advice.move) == {"plan": plan, "shorter": shorter}[expected]
+
+
 # Six runs removed: moving As onto column a completes a seventh and leaves 3 cards on the table with
 # 10 in the stock, which can then never be dealt (every column must hold a card).
 STRANDING = "|KsQsJsTs9s8s7s6s5s4s3s2s/|As/|Ks/|Qs/|Js/|/|/|/|/| Ts9s8s7s6s5s4s3s2sAs ssssss 1"
