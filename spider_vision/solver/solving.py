@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Literal
 
 from spider_vision.engine import STANDARD, Deal, MaybeCard, Move, Position, TableauMove, Variant
@@ -227,14 +227,19 @@ def explore(
     width: int = FIRST_WIDTH,
     weights: search.Weights = WEIGHT_SETS[0],
     backend: Backend = "auto",
+    see_face_down: bool = False,
 ) -> ExploreResult:
     """Plan with the known cards only: the moves to the best-scoring position one beam run finds.
 
     Unknown cards (face down or in the stock, known or not) are opaque
     blockers: a card the plan turns over or deals is one it cannot use. So the
     plan is one a player could make, and it cannot profit from hidden cards.
+    With ``see_face_down`` the face-down cards that ``position`` gives are
+    used (the stock stays blind): not a player's plan but a bound on what
+    knowing them is worth (``bench/first_deal.py``).
     """
-    root, stock = encode_blind(position.observed())
+    observed = position.observed()
+    root, stock = encode_blind(replace(position, stock=observed.stock) if see_face_down else observed)
     if _uses_native(backend):
         status, path, count, best = _native.explore(_native_columns(root), stock, root[3], width, nodes, weights)
         outcome = search.ExploreOutcome(status, tuple(path), count, best)

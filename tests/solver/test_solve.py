@@ -256,3 +256,13 @@ def test_native_and_python_explore_agree(mode: int, number: int, nodes: int | No
     start = deal_position(number, mode)
     limit = nodes or 1_000_000
     assert explore(start, limit, backend="native") == explore(start, limit, backend="python")
+
+
+# ONE_FLIP with column a's face-down cards known: 4h turns over first and goes onto the 5h moved to column b.
+ONE_FLIP_KNOWN = "As4h|5h/|KsQsJsTs9s8s7s6s/4|Kh/4|Kh/4|Ks/4|Kh/4|Kh/4|Ks/4|Kh/4|Kh 40 - 2"
+
+
+@pytest.mark.parametrize(("see_face_down", "moves"), [(False, ("ab",)), (True, ("ab", "ab"))])
+def test_explore_sees_face_down_cards_only_when_asked(see_face_down: bool, moves: tuple[str, ...]) -> None:
+    start = Position.from_spn(ONE_FLIP_KNOWN, validate=False)
+    assert explore(start, 10_000, see_face_down=see_face_down).moves == moves
