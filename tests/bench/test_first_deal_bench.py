@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-_SPEC = importlib.util.spec_from_file_location("bench_first_deal", ROOT / "bench" / "first_deal.py")
-assert _SPEC is not None and _SPEC.loader is not None
-first_deal = importlib.util.module_from_spec(_SPEC)
-sys.modules["bench_first_deal"] = first_deal
-_SPEC.loader.exec_module(first_deal)
+from tests.bench import load_bench
+
+first_deal = load_bench("first_deal")
 
 
 @pytest.mark.parametrize(("deal", "suits"), [(3, 4), (5, 4), (1, 1), (4, 1)])

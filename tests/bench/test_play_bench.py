@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from spider_vision.hint import HintLimits
+from tests.bench import load_bench
 
-ROOT = Path(__file__).resolve().parents[2]
-_SPEC = importlib.util.spec_from_file_location("bench_play", ROOT / "bench" / "play.py")
-assert _SPEC is not None and _SPEC.loader is not None
-play = importlib.util.module_from_spec(_SPEC)
-sys.modules["bench_play"] = play
-_SPEC.loader.exec_module(play)
+play = load_bench("play")
 
 
 @pytest.mark.parametrize(
