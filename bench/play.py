@@ -10,9 +10,11 @@ times, ``NO_PROGRESS`` moves without a card turned over, a run removed or a
 deal, or the move cap). Games run in parallel processes. With
 ``--calibration`` it also prints how often the games were won after hints
 that gave each win estimate, binned by the estimate's low end (undecided
-worlds counted as lost) and by its high end (counted as won): the estimate's
-worlds know their hidden cards and its searches stop at a budget, so this
-shows how far it is from the real chance.
+worlds counted as lost), by its high end (counted as won) and by the win
+chance of the shipped model: the estimate's worlds know their hidden cards
+and its searches stop at a budget, so this shows how far each is from the
+real chance. ``--record`` keeps every game with what its hints knew, the
+data ``bench/win_chance.py`` fits that model on.
 
     python3 bench/play.py --deals 30 --suits 1 2 4 --movetime 0.5 --jobs 2
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import json
 import math
 import multiprocessing
 import statistics
@@ -34,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from spider_vision.engine import Game, SuitMode, deal_position  # noqa: E402
 from spider_vision.hint import HintLimits, HintLimitsError, HintSession, game_progress  # noqa: E402
+from spider_vision.hint.chance import EstimateEvidence, win_chance  # noqa: E402
 
 MOVE_CAP = 1000
 RESIGN_AFTER = 30
@@ -56,6 +60,21 @@ class GameResult:
     ending: str
     estimates: tuple[tuple[float, float] | None, ...] = ()
     """Each hint's win estimate as its low and high ends (``None`` when no world was decided), in order."""
+    evidence: tuple[EstimateEvidence, ...] = ()
+    """What each hint that searched worlds knew about its chances, in order (``--record``)."""
+
+    def record(self) -> dict[str, object]:
+        """The game as one JSON object for ``--record``: the outcome and each hint's evidence."""
+        return {
+            "deal": self.deal,
+            "suits": self.suits,
+            "won": self.won,
+            "ending": self.ending,
+            "evidence": [
+                [item.samples, item.wins, item.undecided, item.face_down, item.deals_left, item.removed]
+                for item in self.evidence
+            ],
+        }
 
 
 def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
@@ -70,6 +89,7 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
     ending = "move cap"
     last_progress, progress_key = 0, game_progress(game.position)
     estimates: list[tuple[float, float] | None] = []
+    evidence: list[EstimateEvidence] = []
     while game.moves_made < MOVE_CAP:
         if game.is_won:
             ending = "won"
@@ -90,6 +110,7 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
             decided = advice.win_estimate is not None
             ends = (advice.wins / advice.samples, (advice.wins + advice.undecided) / advice.samples)
             estimates.append(ends if decided else None)
+            evidence.append(EstimateEvidence.of(observed, advice.samples, advice.wins, advice.undecided))
         if advice.move is None:
             ending = "lost"
             break
@@ -99,7 +120,7 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
             break
         game.play(advice.move)
     return GameResult(
-        deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending, tuple(estimates)
+        deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending, tuple(estimates), tuple(evidence)
     )
 
 
@@ -116,9 +137,10 @@ class CalibrationRow:
 def calibration(results: list[GameResult], end: int = 0) -> list[CalibrationRow]:
     """How often the game was won after a hint in each bin of win estimate; ``unknown``: no world decided.
 
-    Hints are binned by the estimate's low end (``end`` 0) or high end (1).
-    Each hint counts once, so long games weigh more; ``games`` says how
-    many games the hints of a bin came from.
+    Hints are binned by the estimate's low end (``end`` 0), its high end
+    (1), or the win chance the shipped model gives them (2; ``unknown``:
+    no model for the mode). Each hint counts once, so long games weigh more;
+    ``games`` says how many games the hints of a bin came from.
     """
     labels = ["unknown"] + [
         f"{low:.0%}-{high:.0%}" for low, high in zip((0.0, *ESTIMATE_BINS[:-1]), ESTIMATE_BINS)
@@ -127,8 +149,12 @@ def calibration(results: list[GameResult], end: int = 0) -> list[CalibrationRow]
     won = Counter[str]()
     games: dict[str, set[int]] = {label: set() for label in labels}
     for result in results:
-        for ends in result.estimates:
-            label = labels[0] if ends is None else labels[1 + bisect.bisect_right(ESTIMATE_BINS[:-1], ends[end])]
+        if end == 2:
+            values = [win_chance(evidence) for evidence in result.evidence]
+        else:
+            values = [None if ends is None else ends[end] for ends in result.estimates]
+        for value in values:
+            label = labels[0] if value is None else labels[1 + bisect.bisect_right(ESTIMATE_BINS[:-1], value)]
             hints[label] += 1
             won[label] += result.won
             games[label].add(result.deal)
@@ -177,6 +203,11 @@ def main() -> int:
         "--calibration", action="store_true",
         help="print, for each bin of win estimate, the share of hints given in games that were won",
     )
+    parser.add_argument(
+        "--record", type=Path, default=None,
+        help="append each game, with what every hint knew of its chances, as a JSON line to this file "
+        "(the data of bench/win_chance.py)",
+    )
     args = parser.parse_args()
     try:
         limits = HintLimits(
@@ -202,6 +233,9 @@ def main() -> int:
         with multiprocessing.Pool(args.jobs) as pool:
             for result in pool.imap_unordered(_run, tasks):
                 results.append(result)
+                if args.record is not None:
+                    with args.record.open("a", encoding="utf-8") as log:
+                        log.write(json.dumps(result.record()) + "\n")
                 if args.verbose:
                     per_hint = result.hint_seconds / max(result.hints, 1)
                     print(
@@ -223,8 +257,8 @@ def main() -> int:
             flush=True,
         )
         if args.calibration:
-            for end, name in enumerate(("low end", "high end")):
-                print(f"  {'estimate, ' + name:>22} {'hints':>6} {'games':>6} {'in games won':>13}")
+            for end, name in enumerate(("estimate, low end", "estimate, high end", "win chance")):
+                print(f"  {name:>22} {'hints':>6} {'games':>6} {'in games won':>13}")
                 for row in calibration(results, end):
                     print(f"  {row.label:>22} {row.hints:>6} {row.games:>6} {row.won_share:>13.1%}")
     return 0

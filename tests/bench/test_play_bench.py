@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from spider_vision.engine import SuitMode
 from spider_vision.hint import HintLimits
+from spider_vision.hint.chance import EstimateEvidence
 from tests.bench import load_bench
 
 play = load_bench("play")
@@ -49,3 +51,14 @@ GAMES = [
 def test_calibration_bins_each_hint_by_one_end_of_its_estimate(end: int, expected: dict) -> None:
     table = {row.label: (row.hints, row.games, row.won_share) for row in play.calibration(GAMES, end)}
     assert table == expected
+
+
+def test_calibration_bins_each_hint_by_its_win_chance() -> None:
+    lost = EstimateEvidence(SuitMode.FOUR, 8, 0, 0, 30, 3, 0)
+    won = EstimateEvidence(SuitMode.FOUR, 8, 8, 0, 0, 0, 7)
+    games = [
+        play.GameResult(1, 4, True, 100, 2, 1.0, 1.0, "won", (None, None), (won, won)),
+        play.GameResult(2, 4, False, 100, 2, 1.0, 1.0, "resigned", (None, None), (lost, won)),
+    ]
+    table = {row.label: (row.hints, row.games, row.won_share) for row in play.calibration(games, 2)}
+    assert table == {"0%-20%": (1, 1, 0.0), "80%-100%": (3, 2, 2 / 3)}

@@ -1,0 +1,83 @@
+"""The chance to win, learnt from whole games played with hints.
+
+The share of sampled worlds won is not a chance: each world's search knows
+its hidden cards, so in four suits "every world won" still loses a third of
+games, while in one suit worlds whose search ran out of time are mostly wins
+(``bench/play.py --calibration``). A logistic model per suit mode maps what a
+hint knows (its worlds' outcomes and what a player sees of the game) to the
+share of such hints that came in won games. ``bench/win_chance.py`` fits the
+weights on games played by ``bench/play.py --record`` and measures the
+model on deals it was not fitted on.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from spider_vision.engine import Position, SuitMode
+
+__all__ = ["FEATURE_NAMES", "WIN_CHANCE_WEIGHTS", "EstimateEvidence", "win_chance"]
+
+FEATURE_NAMES = (
+    "bias",
+    "share of worlds won",
+    "share won or undecided",
+    "face down / 44",
+    "deals left / 5",
+    "runs removed / 8",
+)
+
+WIN_CHANCE_WEIGHTS: dict[SuitMode, tuple[float, ...]] = {
+    SuitMode.ONE: (1.255, 0.536, 3.838, -8.057, 5.608, 2.050),
+    SuitMode.TWO: (-3.969, 0.728, 4.979, -1.684, 0.488, 1.267),
+    SuitMode.FOUR: (-3.855, 3.231, 2.374, -3.543, 2.304, 2.778),
+}
+"""Logistic weights per suit mode, in the order of ``FEATURE_NAMES``: ``bench/win_chance.py --fit`` on
+deals 1..60 of each mode played by ``bench/play.py --nodes-per-move 1000000 --record`` (4 December)."""
+
+
+@dataclass(frozen=True)
+class EstimateEvidence:
+    """What one hint knows about its chances: its worlds' outcomes and the game as a player sees it."""
+
+    mode: SuitMode
+    samples: int
+    wins: int
+    undecided: int
+    face_down: int
+    deals_left: int
+    removed: int
+
+    @classmethod
+    def of(cls, observed: Position, samples: int, wins: int, undecided: int) -> EstimateEvidence:
+        """The evidence of a hint on ``observed`` whose ``samples`` worlds gave ``wins`` and ``undecided``."""
+        return cls(
+            observed.mode,
+            samples,
+            wins,
+            undecided,
+            sum(len(column.down) for column in observed.columns),
+            len(observed.stock) // 10,
+            len(observed.removed),
+        )
+
+    def features(self) -> tuple[float, ...]:
+        """The model's inputs, each scaled to about 0..1 (see ``FEATURE_NAMES``)."""
+        low = self.wins / self.samples if self.samples else 0.0
+        high = (self.wins + self.undecided) / self.samples if self.samples else 1.0
+        return (1.0, low, high, self.face_down / 44, self.deals_left / 5, self.removed / 8)
+
+
+def win_chance(evidence: EstimateEvidence, weights: dict[SuitMode, tuple[float, ...]] | None = None) -> float | None:
+    """The chance to win given ``evidence``, or ``None`` with no worlds searched or no model for the mode."""
+    table = WIN_CHANCE_WEIGHTS if weights is None else weights
+    model = table.get(evidence.mode)
+    if model is None or evidence.samples == 0:
+        return None
+    if evidence.wins + evidence.undecided == 0:
+        # Every world proved lost: games then won were 0.4% or fewer of such hints in every mode, and
+        # one suit loses too few games for the model to learn it (it gave such hints 58%).
+        return 0.0
+    logit = sum(weight * value for weight, value in zip(model, evidence.features(), strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, logit))))
