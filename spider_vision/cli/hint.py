@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
                     "move": move,
                     "reason": advice.reason,
                     "win_estimate": advice.win_estimate,
+                    "win_chance": advice.win_chance,
                     "lost": advice.lost,
                     "samples": advice.samples,
                     "wins": advice.wins,

@@ -34,6 +34,7 @@ from spider_vision.engine import (
     legal_moves,
     parse_move,
 )
+from spider_vision.hint.chance import EstimateEvidence, win_chance
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
 from spider_vision.hint.worlds import World, advance, infer_move
@@ -102,6 +103,9 @@ class Hint:
     ``proved_lost`` the search covered every line without a win; the rest are
     ``undecided``. ``win_estimate`` is the share won (so undecided worlds count
     as not won: a lower bound), and ``None`` when no world was decided.
+    ``win_chance`` is the chance to win learnt from whole games played with
+    hints, given the worlds' outcomes and what a player sees (``chance.py``);
+    ``None`` when no world was searched.
     """
 
     move: Move | None
@@ -114,6 +118,7 @@ class Hint:
     nodes: int = 0
     seconds: float = 0.0
     votes: dict[str, int] = field(default_factory=dict)
+    win_chance: float | None = None
 
     @property
     def undecided(self) -> int:
@@ -121,24 +126,34 @@ class Hint:
         return self.samples - self.wins - self.proved_lost
 
     def estimate_words(self) -> str:
-        """The win estimate in a player's words, with the worlds that bound it.
+        """The chance to win in a player's words, with the sampled worlds it rests on.
 
-        A world whose search ran out of time is neither a win nor a loss: it
-        widens the estimate into a range rather than counting as lost, so a
-        short think never reads as "0%" for a game that may well be won.
-        Empty when no world was searched (the reason then says it all).
+        With a model for the suit mode it reads "win chance about 45% (2 of 8
+        sampled deals won, 4 undecided)", rounded to 5%: the model's figures
+        are good to a few percent, not one. Without one, the worlds' share is
+        given as an estimate, and a world whose search ran out of time widens
+        it into a range rather than counting as lost, so a short think never
+        reads as "0%" for a game that may well be won. Empty when no world was
+        searched (the reason then says it all).
         """
         if self.samples == 0:
             return ""
         deals = f"{self.samples} sampled deal{'s' if self.samples > 1 else ''}"
         if self.undecided == self.samples:
-            return f"win chance unknown: no search of {deals} finished in time"
+            worlds = f"no search of {deals} finished in time"
+        elif self.undecided:
+            worlds = f"{self.wins} of {deals} won, {self.undecided} undecided"
+        else:
+            worlds = f"{self.wins} of {deals} won"
+        if self.win_chance is not None:
+            return f"win chance about {round(self.win_chance * 20) * 5}% ({worlds})"
+        if self.undecided == self.samples:
+            return f"win chance unknown: {worlds}"
         low = self.wins / self.samples
-        won = f"{self.wins} of {deals} won"
         if self.undecided == 0:
-            return f"win estimate {low:.0%}: {won}"
+            return f"win estimate {low:.0%}: {worlds}"
         high = (self.wins + self.undecided) / self.samples
-        return f"win estimate {low:.0%}-{high:.0%}: {won}, {self.undecided} undecided"
+        return f"win estimate {low:.0%}-{high:.0%}: {worlds}"
 
 
 @dataclass
@@ -250,6 +265,7 @@ class HintSession:
         searched = [world for world in self._worlds if world.searched or world.won]
         wins = sum(world.won for world in searched)
         proved_lost = sum(world.proved_lost for world in searched)
+        undecided = len(searched) - wins - proved_lost
         spent = time.perf_counter() - started
         self._banked = max(0.0, self._banked + budget - (self._clock() - began))
         return Hint(
@@ -262,6 +278,7 @@ class HintSession:
             nodes=nodes,
             seconds=spent,
             votes=dict(votes),
+            win_chance=win_chance(EstimateEvidence.of(observed, len(searched), wins, undecided)),
         )
 
     def _rank(

@@ -111,9 +111,10 @@ class EngineProtocol:
 def format_hint(advice: Hint) -> list[str]:
     """The ``info`` and ``bestmove`` lines of a hint."""
     estimate = "none" if advice.win_estimate is None else f"{advice.win_estimate:.2f}"
+    chance = "none" if advice.win_chance is None else f"{advice.win_chance:.2f}"
     return [
         f"info samples {advice.samples} wins {advice.wins} undecided {advice.undecided} estimate {estimate} "
-        f"nodes {advice.nodes} time {round(advice.seconds * 1000)}",
+        f"chance {chance} nodes {advice.nodes} time {round(advice.seconds * 1000)}",
         f"info reason {advice.reason}",
         f"bestmove {advice.move if advice.move is not None else 'none'}",
     ]

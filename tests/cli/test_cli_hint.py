@@ -26,8 +26,11 @@ def test_hint_prints_a_legal_move_and_its_reason(cli) -> None:
 def test_hint_json(cli) -> None:
     outcome = cli("hint", START.spn(), "--movetime", "200", "--json")
     answer = json.loads(outcome.out)
-    assert set(answer) == {"move", "reason", "win_estimate", "lost", "samples", "wins", "undecided", "nodes", "seconds"}
+    assert set(answer) == {
+        "move", "reason", "win_estimate", "win_chance", "lost", "samples", "wins", "undecided", "nodes", "seconds"
+    }
     assert parse_move(answer["move"])[0] in legal_moves(START.observed())
+    assert 0.0 <= answer["win_chance"] <= 1.0
     assert answer["lost"] is False
 
 

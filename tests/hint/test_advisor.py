@@ -283,17 +283,22 @@ def test_limits_a_hint_cannot_keep_are_refused(limits: dict, words: str) -> None
 
 
 @pytest.mark.parametrize(
-    ("samples", "wins", "proved_lost", "words"),
+    ("samples", "wins", "proved_lost", "chance", "words"),
     [
-        (0, 0, 0, ""),
-        (1, 0, 0, "win chance unknown: no search of 1 sampled deal finished in time"),
-        (8, 0, 8, "win estimate 0%: 0 of 8 sampled deals won"),
-        (8, 3, 5, "win estimate 38%: 3 of 8 sampled deals won"),
-        (8, 2, 2, "win estimate 25%-75%: 2 of 8 sampled deals won, 4 undecided"),
+        (0, 0, 0, None, ""),
+        (1, 0, 0, None, "win chance unknown: no search of 1 sampled deal finished in time"),
+        (8, 0, 8, None, "win estimate 0%: 0 of 8 sampled deals won"),
+        (8, 3, 5, None, "win estimate 38%: 3 of 8 sampled deals won"),
+        (8, 2, 2, None, "win estimate 25%-75%: 2 of 8 sampled deals won, 4 undecided"),
+        (8, 2, 2, 0.4349, "win chance about 45% (2 of 8 sampled deals won, 4 undecided)"),
+        (8, 0, 8, 0.004, "win chance about 0% (0 of 8 sampled deals won)"),
+        (1, 0, 0, 0.71, "win chance about 70% (no search of 1 sampled deal finished in time)"),
     ],
 )
-def test_the_estimate_counts_undecided_worlds_apart(samples: int, wins: int, proved_lost: int, words: str) -> None:
-    advice = advisor.Hint(None, "", None, samples=samples, wins=wins, proved_lost=proved_lost)
+def test_the_estimate_counts_undecided_worlds_apart(
+    samples: int, wins: int, proved_lost: int, chance: float | None, words: str
+) -> None:
+    advice = advisor.Hint(None, "", None, samples=samples, wins=wins, proved_lost=proved_lost, win_chance=chance)
     assert advice.undecided == samples - wins - proved_lost
     assert advice.estimate_words() == words
 
@@ -302,4 +307,6 @@ def test_a_search_that_decides_no_world_gives_no_estimate() -> None:
     advice = hint(deal_position(5, 4), limits=HintLimits(samples=2, nodes_per_move=2000, seed=3))
     assert advice.samples > 0 and advice.undecided == advice.samples
     assert advice.win_estimate is None
-    assert advice.estimate_words().startswith("win chance unknown")
+    assert advice.win_chance is not None
+    assert advice.estimate_words().startswith("win chance about ")
+    assert advice.estimate_words().endswith(" finished in time)")

@@ -33,7 +33,11 @@ def test_go_answers_info_then_a_legal_bestmove() -> None:
     protocol = EngineProtocol(FAST)
     assert protocol.handle(f"position {START}") == []
     answers = protocol.handle("go movetime 200 seed 4")
-    assert answers[0].startswith("info samples ")
+    info = answers[0].split()
+    assert info[:2] == ["info", "samples"]
+    fields = dict(zip(info[1::2], info[2::2]))
+    assert set(fields) == {"samples", "wins", "undecided", "estimate", "chance", "nodes", "time"}
+    assert 0.0 <= float(fields["chance"]) <= 1.0
     assert answers[1].startswith("info reason ")
     verb, move = answers[-1].split()
     assert verb == "bestmove"
