@@ -120,7 +120,8 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
             break
         game.play(advice.move)
     return GameResult(
-        deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending, tuple(estimates), tuple(evidence)
+        deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending,
+        tuple(estimates), tuple(evidence),
     )
 
 
