@@ -128,8 +128,8 @@ class Hint:
     def estimate_words(self) -> str:
         """The chance to win in a player's words, with the sampled worlds it rests on.
 
-        With a model for the suit mode it reads "win chance about 45% (2 of 8
-        sampled deals won, 4 undecided)", rounded to 5%: the model's figures
+        With a model for the suit mode it reads "win chance about 45%: 2 of 8
+        sampled deals won, 4 undecided", rounded to 5%: the model's figures
         are good to a few percent, not one. Without one, the worlds' share is
         given as an estimate, and a world whose search ran out of time widens
         it into a range rather than counting as lost, so a short think never
@@ -146,7 +146,7 @@ class Hint:
         else:
             worlds = f"{self.wins} of {deals} won"
         if self.win_chance is not None:
-            return f"win chance about {round(self.win_chance * 20) * 5}% ({worlds})"
+            return f"win chance about {round(self.win_chance * 20) * 5}%: {worlds}"
         if self.undecided == self.samples:
             return f"win chance unknown: {worlds}"
         low = self.wins / self.samples

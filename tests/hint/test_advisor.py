@@ -290,9 +290,9 @@ def test_limits_a_hint_cannot_keep_are_refused(limits: dict, words: str) -> None
         (8, 0, 8, None, "win estimate 0%: 0 of 8 sampled deals won"),
         (8, 3, 5, None, "win estimate 38%: 3 of 8 sampled deals won"),
         (8, 2, 2, None, "win estimate 25%-75%: 2 of 8 sampled deals won, 4 undecided"),
-        (8, 2, 2, 0.4349, "win chance about 45% (2 of 8 sampled deals won, 4 undecided)"),
-        (8, 0, 8, 0.004, "win chance about 0% (0 of 8 sampled deals won)"),
-        (1, 0, 0, 0.71, "win chance about 70% (no search of 1 sampled deal finished in time)"),
+        (8, 2, 2, 0.4349, "win chance about 45%: 2 of 8 sampled deals won, 4 undecided"),
+        (8, 0, 8, 0.004, "win chance about 0%: 0 of 8 sampled deals won"),
+        (1, 0, 0, 0.71, "win chance about 70%: no search of 1 sampled deal finished in time"),
     ],
 )
 def test_the_estimate_counts_undecided_worlds_apart(
@@ -309,4 +309,4 @@ def test_a_search_that_decides_no_world_gives_no_estimate() -> None:
     assert advice.win_estimate is None
     assert advice.win_chance is not None
     assert advice.estimate_words().startswith("win chance about ")
-    assert advice.estimate_words().endswith(" finished in time)")
+    assert advice.estimate_words().endswith(" finished in time")
