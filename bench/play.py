@@ -70,10 +70,7 @@ class GameResult:
             "suits": self.suits,
             "won": self.won,
             "ending": self.ending,
-            "evidence": [
-                [item.samples, item.wins, item.undecided, item.face_down, item.deals_left, item.removed]
-                for item in self.evidence
-            ],
+            "evidence": [list(item.as_row()) for item in self.evidence],
         }
 
 

@@ -61,9 +61,8 @@ def load(paths: Sequence[Path]) -> list[Example]:
     examples = []
     for (suits, deal), game in sorted(games.items()):
         mode = SuitMode(suits)
-        for samples, wins, undecided, face_down, deals_left, removed in game["evidence"]:  # type: ignore[union-attr]
-            evidence = EstimateEvidence(mode, samples, wins, undecided, face_down, deals_left, removed)
-            examples.append(Example(deal, evidence, bool(game["won"])))
+        for row in game["evidence"]:  # type: ignore[union-attr]
+            examples.append(Example(deal, EstimateEvidence.from_row(mode, row), bool(game["won"])))
     return examples
 
 
@@ -168,17 +167,10 @@ def main() -> int:
         won = {example.deal for example in chosen if example.won}
         print(f"{mode.value} suit(s): {len(games)} games, {len(won)} won, {len(chosen)} hints")
         pairs = held_out(chosen, args.folds, args.penalty)
-        print(f"  {'estimate':<36} {'log loss':>9} {'Brier':>7}")
-        for name, scored in (
-            ("share of worlds won (old)", [(example, raw_low(example.evidence)) for example, _ in pairs]),
-            ("middle of the old range", [(example, raw_middle(example.evidence)) for example, _ in pairs]),
-            (f"model, held out ({args.folds} folds by deal)", pairs),
-        ):
-            result = score(scored)
-            print(f"  {name:<36} {result.log_loss:>9.3f} {result.brier:>7.3f}")
-        print(f"  {'held-out chance':>16} {'hints':>6} {'mean chance':>12} {'in games won':>13}")
-        for label, count, mean, share in calibration_table(pairs):
-            print(f"  {label:>16} {count:>6} {mean:>12.1%} {share:>13.1%}")
+        if not pairs:
+            print(f"  nothing held out: the games fall in fewer than two of the {args.folds} folds")
+        else:
+            _print_measures(pairs, args.folds)
         if args.fit:
             fitted[mode] = fit(chosen, args.penalty)
     if args.fit:
@@ -188,6 +180,21 @@ def main() -> int:
         print("}")
         print("# " + ", ".join(FEATURE_NAMES))
     return 0
+
+
+def _print_measures(pairs: Sequence[tuple[Example, float]], folds: int) -> None:
+    """The scores of the old estimates and the held-out model, and the model's calibration table."""
+    print(f"  {'estimate':<36} {'log loss':>9} {'Brier':>7}")
+    for name, scored in (
+        ("share of worlds won (old)", [(example, raw_low(example.evidence)) for example, _ in pairs]),
+        ("middle of the old range", [(example, raw_middle(example.evidence)) for example, _ in pairs]),
+        (f"model, held out ({folds} folds by deal)", pairs),
+    ):
+        result = score(scored)
+        print(f"  {name:<36} {result.log_loss:>9.3f} {result.brier:>7.3f}")
+    print(f"  {'held-out chance':>16} {'hints':>6} {'mean chance':>12} {'in games won':>13}")
+    for label, count, mean, share in calibration_table(pairs):
+        print(f"  {label:>16} {count:>6} {mean:>12.1%} {share:>13.1%}")
 
 
 if __name__ == "__main__":

@@ -62,6 +62,16 @@ class EstimateEvidence:
             len(observed.removed),
         )
 
+    @classmethod
+    def from_row(cls, mode: SuitMode, row: tuple[int, ...] | list[int]) -> EstimateEvidence:
+        """The evidence that ``as_row`` wrote, for a game in ``mode``."""
+        samples, wins, undecided, face_down, deals_left, removed = row
+        return cls(mode, samples, wins, undecided, face_down, deals_left, removed)
+
+    def as_row(self) -> tuple[int, ...]:
+        """The counts without the mode, in field order: one hint of a game record (``bench/play.py --record``)."""
+        return (self.samples, self.wins, self.undecided, self.face_down, self.deals_left, self.removed)
+
     def features(self) -> tuple[float, ...]:
         """The model's inputs, each scaled to about 0..1 (see ``FEATURE_NAMES``)."""
         low = self.wins / self.samples if self.samples else 0.0
