@@ -37,7 +37,7 @@ from spider_vision.engine import (
 from spider_vision.hint.chance import EstimateEvidence, win_chance
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
-from spider_vision.hint.worlds import World, advance, infer_move
+from spider_vision.hint.worlds import World, advance, infer_move, without_loops
 from spider_vision.solver import SolveLimits, SolveResult, solve
 from spider_vision.solver.solving import FIRST_WIDTH, explore
 
@@ -354,8 +354,9 @@ class HintSession:
                 break
             result = self._solve(world.position, limits)
             nodes += result.nodes
-            first = result.moves[0] if result.solved and result.moves else ""
-            worlds[index] = world.with_line(first, result.moves if result.solved else None)
+            found = without_loops(world.position, result.moves) if result.solved else ()
+            first = found[0] if found else ""
+            worlds[index] = world.with_line(first, found if result.solved else None)
             if not result.solved and result.exhaustive:
                 worlds[index] = replace(worlds[index], proved_lost=True)
         ranked = sorted(
@@ -378,7 +379,12 @@ class HintSession:
             move, _ = parse_move(first)
             result = self._solve(apply_move(world.position, move).after, limits)
             nodes += result.nodes
-            line = (first, *result.moves) if result.solved else None
+            line = without_loops(world.position, (first, *result.moves)) if result.solved else None
+            if line is not None and line[0] != first:
+                # The line undoes the move it was asked to start with: a win for the world, not for
+                # that move.
+                world = world.with_line(line[0], line)
+                line = None
             worlds[index] = world.with_line(first, line)
         self._worlds = worlds
         return nodes

@@ -23,7 +23,7 @@ from spider_vision.engine import (
     parse_move,
 )
 
-__all__ = ["World", "advance", "infer_move", "line_wins"]
+__all__ = ["World", "advance", "infer_move", "line_wins", "without_loops"]
 
 
 @dataclass(frozen=True)
@@ -158,3 +158,33 @@ def line_wins(position: Position, line: tuple[str, ...]) -> bool:
     except (IllegalMoveError, ValueError):
         return False
     return position.is_won
+
+
+def without_loops(position: Position, line: tuple[str, ...]) -> tuple[str, ...]:
+    """``line`` from the full-information ``position`` with every stretch that comes back to a position cut out.
+
+    A winning line stays winning: it passes the same positions, minus the
+    detours. Detours come from trying a first move in a world: the solver's
+    line from there may begin by undoing it ("ci" then "ic"), which would make
+    every reversible move look as good as the world's own line, and a hint
+    that follows such lines plays moves back and forth.
+    """
+    passed = [position]
+    kept: list[str] = []
+    where = {position: 0}
+    for step, text in enumerate(line):
+        try:
+            move, _ = parse_move(text)
+            position = apply_move(position, move).after
+        except (IllegalMoveError, ValueError):
+            return (*kept, *line[step:])  # not a line of this position: nothing more to cut
+        back = where.get(position)
+        if back is None:
+            kept.append(text)
+            passed.append(position)
+            where[position] = len(kept)
+            continue
+        for dropped in passed[back + 1 :]:
+            del where[dropped]
+        del kept[back:], passed[back + 1 :]
+    return tuple(kept)
