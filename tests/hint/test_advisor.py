@@ -310,3 +310,16 @@ def test_a_search_that_decides_no_world_gives_no_estimate() -> None:
     assert advice.win_chance is not None
     assert advice.estimate_words().startswith("win chance about ")
     assert advice.estimate_words().endswith(" finished in time")
+
+
+def test_a_worlds_line_counts_for_the_move_it_really_starts_with(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each world's line moves As into column c and straight back before it wins with "ba": with the
+    detour cut out, the worlds vote for "ba", not for a move that their lines undo."""
+
+    def detour(position: Position, limits: SolveLimits) -> SolveResult:
+        return SolveResult(True, ("bc", "cb", "ba"), 10, 0.0, False)
+
+    monkeypatch.setattr(advisor, "solve", detour)
+    advice = hint(Position.from_spn(ONE_FROM_WIN), limits=FAST)
+    assert advice.votes == {"ba": FAST.samples}
+    assert str(advice.move) == "ba"
