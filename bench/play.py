@@ -58,10 +58,16 @@ class GameResult:
     hint_seconds: float
     hint_cpu_seconds: float
     ending: str
-    estimates: tuple[tuple[float, float] | None, ...] = ()
-    """Each hint's win estimate as its low and high ends (``None`` when no world was decided), in order."""
     evidence: tuple[EstimateEvidence, ...] = ()
     """What each hint that searched worlds knew about its chances, in order (``--record``)."""
+
+    @property
+    def estimates(self) -> tuple[tuple[float, float] | None, ...]:
+        """Each such hint's win estimate as its low and high ends (``None`` when no world was decided)."""
+        return tuple(
+            None if item.undecided == item.samples else (item.features()[1], item.features()[2])
+            for item in self.evidence
+        )
 
     def record(self) -> dict[str, object]:
         """The game as one JSON object for ``--record``: the outcome and each hint's evidence."""
@@ -85,7 +91,6 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
     cpu_seconds = 0.0
     ending = "move cap"
     last_progress, progress_key = 0, game_progress(game.position)
-    estimates: list[tuple[float, float] | None] = []
     evidence: list[EstimateEvidence] = []
     while game.moves_made < MOVE_CAP:
         if game.is_won:
@@ -104,9 +109,6 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
         cpu_seconds += time.process_time() - cpu_started
         hints += 1
         if advice.samples:
-            decided = advice.win_estimate is not None
-            ends = (advice.wins / advice.samples, (advice.wins + advice.undecided) / advice.samples)
-            estimates.append(ends if decided else None)
             evidence.append(EstimateEvidence.of(observed, advice.samples, advice.wins, advice.undecided))
         if advice.move is None:
             ending = "lost"
@@ -117,8 +119,7 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
             break
         game.play(advice.move)
     return GameResult(
-        deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending,
-        tuple(estimates), tuple(evidence),
+        deal, suits, game.is_won, game.moves_made, hints, seconds, cpu_seconds, ending, tuple(evidence)
     )
 
 

@@ -29,8 +29,14 @@ def test_a_one_suit_game_is_played_to_its_end() -> None:
 
 
 def _game(deal: int, won: bool, estimates: tuple[tuple[float, float] | None, ...]) -> object:
+    """A game whose hints gave these estimates (low and high ends, ``None``: no world decided) from 20 worlds."""
     ending = "won" if won else "resigned"
-    return play.GameResult(deal, 2, won, 100, len(estimates), 1.0, 1.0, ending, estimates)
+    evidence = tuple(
+        EstimateEvidence(SuitMode.TWO, 20, 0, 20, 30, 1, 0) if ends is None
+        else EstimateEvidence(SuitMode.TWO, 20, round(ends[0] * 20), round((ends[1] - ends[0]) * 20), 30, 1, 0)
+        for ends in estimates
+    )
+    return play.GameResult(deal, 2, won, 100, len(estimates), 1.0, 1.0, ending, evidence)
 
 
 GAMES = [
@@ -57,8 +63,8 @@ def test_calibration_bins_each_hint_by_its_win_chance() -> None:
     lost = EstimateEvidence(SuitMode.FOUR, 8, 0, 0, 30, 3, 0)
     won = EstimateEvidence(SuitMode.FOUR, 8, 8, 0, 0, 0, 7)
     games = [
-        play.GameResult(1, 4, True, 100, 2, 1.0, 1.0, "won", (None, None), (won, won)),
-        play.GameResult(2, 4, False, 100, 2, 1.0, 1.0, "resigned", (None, None), (lost, won)),
+        play.GameResult(1, 4, True, 100, 2, 1.0, 1.0, "won", (won, won)),
+        play.GameResult(2, 4, False, 100, 2, 1.0, 1.0, "resigned", (lost, won)),
     ]
     table = {row.label: (row.hints, row.games, row.won_share) for row in play.calibration(games, 2)}
     assert table == {"0%-20%": (1, 1, 0.0), "80%-100%": (3, 2, 2 / 3)}
