@@ -11,6 +11,7 @@ most hints along a game nearly free.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 
 from spider_vision.engine import (
@@ -79,13 +80,17 @@ def _fits(expected: Position, seen: Position) -> bool:
     )
 
 
-def advance(world: World, move: Move, observed: Position) -> World | None:
-    """The world after ``move``, made consistent with ``observed``; ``None`` if it cannot be."""
+def advance(world: World, move: Move, observed: Position, rng: random.Random) -> World | None:
+    """The world after ``move``, made consistent with ``observed``; ``None`` if it cannot be.
+
+    A card turned over that differs from the world's guess is taken from a
+    place drawn by ``rng`` among the world's hidden places holding it.
+    """
     try:
         moved = apply_move(world.position, move).after
     except IllegalMoveError:
         return None
-    repaired, swapped = _repair(moved, observed)
+    repaired, swapped = _repair(moved, observed, rng)
     if repaired is None:
         return None
     line = world.lines.get(str(move))
@@ -96,8 +101,16 @@ def advance(world: World, move: Move, observed: Position) -> World | None:
     return World(repaired)
 
 
-def _repair(world: Position, observed: Position) -> tuple[Position | None, bool]:
-    """Swap hidden cards of ``world`` so that its face-up cards are the observed ones."""
+def _repair(world: Position, observed: Position, rng: random.Random) -> tuple[Position | None, bool]:
+    """Swap hidden cards of ``world`` so that its face-up cards are the observed ones.
+
+    The observed card comes from a hidden place drawn at random among those
+    holding it, and the world's guess goes there: a world drawn uniformly then
+    stays uniform among those consistent with the new card. Always taking the
+    last such place (the next card of the last column that holds one, or the
+    stock) moved the guesses that suited a world's line to the same few places,
+    turn after turn, and the worlds kept came to expect good cards there.
+    """
     if not _same_shape(world, observed):
         return None, False
     columns = [list(column.down) for column in world.columns]
@@ -118,7 +131,7 @@ def _repair(world: Position, observed: Position) -> tuple[Position | None, bool]
             places = hidden.get(wanted)
             if not places:
                 return None, False
-            kind, where, place = places.pop()
+            kind, where, place = places.pop(rng.randrange(len(places)))
             if kind == "down":
                 columns[where][place] = have
             else:

@@ -323,3 +323,19 @@ def test_a_worlds_line_counts_for_the_move_it_really_starts_with(monkeypatch: py
     advice = hint(Position.from_spn(ONE_FROM_WIN), limits=FAST)
     assert advice.votes == {"ba": FAST.samples}
     assert str(advice.move) == "ba"
+
+
+# Six runs removed; 6s..As joins column a's King run and turns a card over in column b.
+RUNS_TO_JOIN = "5s|KsQsJsTs9s8s7s/3s|6s5s4s3s2sAs/2sAs|KsQsJsTs9s/4s|8s7s6s/|/|/|/|/|/| - ssssss 1"
+
+
+def test_won_worlds_are_carried_to_the_next_position_with_the_card_turned_over() -> None:
+    game = Game(Position.from_spn(RUNS_TO_JOIN))
+    session = HintSession(replace(FAST, samples=4, nodes_per_move=20_000))
+    first = session.hint(game.position.observed())
+    assert str(first.move) == "ba6" and first.wins == 4
+    game.play(first.move)
+    observed = game.position.observed()
+    second = session.hint(observed)
+    assert second.wins == 4 and second.nodes < first.nodes
+    assert all(world.position.observed() == observed for world in session._worlds)
