@@ -323,7 +323,6 @@ class HintSession:
     def _carry_worlds(self, observed: Position) -> None:
         """Move the won worlds along to ``observed``; drop all if it is not the next position."""
         previous, worlds, self._worlds = self._previous, self._worlds, []
-        assert self._rng is not None
         if previous is None:
             return
         if previous.spn() == observed.spn():
@@ -333,7 +332,7 @@ class HintSession:
         if move is None:
             logger.info("position is not one move on from the last; starting afresh")
             return
-        carried = (advance(world, move, observed, self._rng) for world in worlds if world.won)
+        carried = (advance(world, move, observed) for world in worlds if world.won)
         self._worlds = [world for world in carried if world is not None]
 
     def _search(
