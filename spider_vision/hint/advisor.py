@@ -51,10 +51,6 @@ PLAN_NODES = 50000
 MAX_SAMPLES = 256
 """Most worlds a hint may keep: each is dealt before the search starts, so a huge number would outlast
 any move time."""
-DOUBT_LOSSES = 2
-"""Won worlds that the best move of the worlds' lines must lose before other moves are tried too."""
-WIDENING = 4
-"""Most other moves tried then, best by the tactical rules first."""
 MIN_AGREE = 2
 """Won worlds whose lines must start with a move before it overrides the blind plan: one world's
 line leans on that world's hidden cards (``bench/play.py``, deals 1..30, measured together with the
@@ -243,12 +239,7 @@ class HintSession:
         news = {str(move) for move in fresh}
         nodes = planned
         if stalled_deal is None:
-            others = [
-                str(move)
-                for move in sorted(fresh, key=lambda move: -tactical_score(observed, move))
-                if not isinstance(move, Deal)
-            ]
-            nodes += self._search(knowledge, list(by_text), began + allowed, allowed, leading, others)
+            nodes += self._search(knowledge, list(by_text), began + allowed, allowed, leading)
         self._previous = observed
         votes = _votes(self._worlds, by_text)
         if not votes:
@@ -336,13 +327,7 @@ class HintSession:
         self._worlds = [world for world in carried if world is not None]
 
     def _search(
-        self,
-        knowledge: Knowledge,
-        candidates: list[str],
-        deadline: float,
-        allowed: float,
-        plan: str | None,
-        others: list[str],
+        self, knowledge: Knowledge, candidates: list[str], deadline: float, allowed: float, plan: str | None
     ) -> int:
         """Search the worlds until ``deadline``; return the positions examined.
 
@@ -350,9 +335,7 @@ class HintSession:
         Then the moves that the worlds' lines start with are tried in the
         worlds whose lines start otherwise, most voted first, so that a move
         is judged by how many worlds it wins, not only by how many lines it
-        happens to begin. When even the best of them loses ``DOUBT_LOSSES``
-        of the won worlds it was tried in, ``others`` (moves no line starts
-        with, best first) are tried too, up to ``WIDENING`` of them.
+        happens to begin.
         """
         assert self._rng is not None
         worlds = list(self._worlds)
@@ -382,27 +365,12 @@ class HintSession:
         )[: self.limits.alternatives]
         if plan is not None and plan not in ranked and any(world.won for world in worlds):
             ranked.insert(0, plan)
-        nodes += self._check(worlds, ranked, deadline, allowed)
-        if ranked and min(_losses(worlds, first) for first in ranked) >= DOUBT_LOSSES:
-            # A move the worlds' lines start with may be the best of a poor few: a move that no
-            # line happens to start with is otherwise never tried (two suits, deal 8: a run joined
-            # that lost in 4 of 8 worlds was played where eight other moves each won 14 of 16 newly
-            # drawn worlds).
-            tried = {first for world in worlds for first in world.tried}
-            widening = [text for text in others if text in candidates and text not in tried][:WIDENING]
-            nodes += self._check(worlds, widening, deadline, allowed)
-        self._worlds = worlds
-        return nodes
-
-    def _check(self, worlds: list[World], firsts: list[str], deadline: float, allowed: float) -> int:
-        """Try each of ``firsts`` in the won worlds that have not tried it (in place); return the positions examined."""
         checks = [
             (first, index)
-            for first in firsts
+            for first in ranked
             for index, world in enumerate(worlds)
             if world.won and first not in world.tried
         ]
-        nodes = 0
         for count, (first, index) in enumerate(checks):
             limits = self._solve_limits(deadline, allowed, len(checks) - count)
             if limits is None:
@@ -418,6 +386,7 @@ class HintSession:
                 world = world.with_line(line[0], line)
                 line = None
             worlds[index] = world.with_line(first, line)
+        self._worlds = worlds
         return nodes
 
     def _budget(self) -> float:
@@ -479,11 +448,6 @@ def _towards_deal(position: Position, moves: list[Move]) -> Move | None:
 def _votes(worlds: list[World], allowed: dict[str, Move]) -> Counter[str]:
     """How many worlds' winning lines start with each allowed move."""
     return Counter(first for world in worlds for first in world.lines if first in allowed)
-
-
-def _losses(worlds: list[World], first: str) -> int:
-    """Won worlds that tried ``first`` and found no win starting with it."""
-    return sum(first in world.tried and first not in world.lines for world in worlds if world.won)
 
 
 def _unread(position: Position) -> bool:

@@ -339,32 +339,3 @@ def test_won_worlds_are_carried_to_the_next_position_with_the_card_turned_over()
     second = session.hint(observed)
     assert second.wins == 4 and second.nodes < first.nodes
     assert all(world.position.observed() == observed for world in session._worlds)
-
-
-# Two Kings carrying a 9 (columns a, b) and two Queens carrying an 8 (c, d): four moves (ca, cb, da, db)
-# besides the deal, none of which turns a card over.
-EIGHTS_TO_PLACE = "/".join(f"4|{up}" for up in ["Ks9s", "Ks9s", "Qs8s", "Qs8s"] + ["Ks"] * 6) + " 50 - 1"
-
-
-def test_when_the_worlds_moves_lose_in_several_worlds_other_moves_are_tried(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The worlds' lines start with "ca" or "cb", each losing in the worlds whose lines start with the
-    other; "da" and "db", which no line starts with, win everywhere and are found."""
-    start = Position.from_spn(EIGHTS_TO_PLACE)
-    assert sorted(str(move) for move in legal_moves(start)) == ["ca", "cb", "da", "db", "deal"]
-
-    def own_line(position: Position) -> str:
-        return "ca" if position.columns[0].down[0].rank % 2 else "cb"
-
-    def lines_start_with_c(position: Position, limits: SolveLimits) -> SolveResult:
-        moved = [index for index in (0, 1) if len(position.columns[index].up) == 3]
-        if not moved:
-            return SolveResult(True, (own_line(position),), 10, 0.0, False)
-        source = 2 if len(position.columns[2].up) == 1 else 3
-        text = "cd"[source - 2] + "ab"[moved[0]]
-        return SolveResult(source == 3 or text == own_line(position), (), 10, 0.0, False)
-
-    monkeypatch.setattr(advisor, "solve", lines_start_with_c)
-    monkeypatch.setattr(advisor, "explore", lambda position, nodes: ExploreResult(False, (), 0, 0))
-    advice = hint(start, limits=replace(FAST, samples=8, seed=0))
-    assert advice.votes["ca"] >= advisor.DOUBT_LOSSES and advice.votes["cb"] >= advisor.DOUBT_LOSSES
-    assert str(advice.move) in {"da", "db"}
