@@ -65,7 +65,8 @@ class GameResult:
     def estimates(self) -> tuple[tuple[float, float] | None, ...]:
         """Each such hint's win estimate as its low and high ends (``None`` when no world was decided)."""
         return tuple(
-            None if item.undecided == item.samples else (item.features()[1], item.features()[2])
+            None if item.undecided == item.samples
+            else (item.wins / item.samples, (item.wins + item.undecided) / item.samples)
             for item in self.evidence
         )
 
