@@ -354,9 +354,8 @@ class HintSession:
                 break
             result = self._solve(world.position, limits)
             nodes += result.nodes
-            found = without_loops(world.position, result.moves) if result.solved else ()
-            first = found[0] if found else ""
-            worlds[index] = world.with_line(first, found if result.solved else None)
+            found = without_loops(world.position, result.moves) if result.solved else None
+            worlds[index] = world.with_line(found[0] if found else "", found)
             if not result.solved and result.exhaustive:
                 worlds[index] = replace(worlds[index], proved_lost=True)
         ranked = sorted(
