@@ -4,7 +4,8 @@ Stages: picture checks; detection of face-up cards (corner index plus card
 frame, implausible peaks dropped); grouping into columns, repaired with the
 cascade's step (cards missed inside a column added); the corner reader on
 each card's corner crop; an exposed card whose top index is hidden found by
-its face and read from its bottom index; warnings about the framing (cards
+its face and read from its bottom index; peaks on a card's top-right index
+(decks that print two) left out of the columns; warnings about the framing (cards
 too small, columns off the picture); the pip count of each column's
 uncovered last card multiplied into its read, and each column's sequence
 prior; the face-down counter on the strip above each column's lowest
@@ -25,6 +26,7 @@ import numpy as np
 from spider_vision.engine import Card
 from spider_vision.vision.calibration import Calibration, CalibrationError
 from spider_vision.vision.cascade import drop_phantom_peaks, repair_columns
+from spider_vision.vision.corners import drop_second_indices
 from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
 from spider_vision.vision.framing import framing_warnings
@@ -133,6 +135,7 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     detections, layout, (rank, suit, embeddings) = find_hidden_tops(
         image, models, detections, layout, read_corners(image, models, detections))
     layout = drop_phantom_peaks(layout, detections, joint_probabilities(rank, suit))
+    layout = drop_second_indices(layout, detections, joint_probabilities(rank, suit))
     rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
