@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spider_vision.vision.cascade import (BACK_READ, BACK_SCORE, PHANTOM_READ, PHANTOM_SCORE, drop_phantom_peaks,
-                                         repair_columns)
+from spider_vision.vision.cascade import (BACK_READ, BACK_SCORE, PHANTOM_READ, PHANTOM_SCORE, PIP_READ, PIP_SCORE,
+                                         drop_phantom_peaks, repair_columns)
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import group_columns
 
@@ -130,3 +130,28 @@ def test_weak_unreadable_peaks_at_either_end_of_a_column_are_no_cards(peaks: lis
     added = list(range(len(detections) - len(peaks), len(detections)))
     assert len(kept.columns[2]) == counts[2] + (0 if dropped else len(peaks))
     assert sorted(kept.loose) == (added if dropped else [])
+
+
+@pytest.mark.parametrize("across, score, read, dropped", [
+    (0.2, PIP_SCORE - 0.05, PIP_READ - 0.1, True),
+    (0.2, PIP_SCORE + 0.05, PIP_READ - 0.1, False),
+    (0.2, PIP_SCORE - 0.05, PIP_READ + 0.1, False),
+    (0.05, PIP_SCORE - 0.05, PIP_READ - 0.1, False),
+])
+def test_a_weak_unreadable_peak_right_of_the_card_before_it_is_a_pip(across: float, score: float, read: float,
+                                                                   dropped: bool) -> None:
+    counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
+    cards, scores = _table(counts)
+    x, y = cards[sum(counts[:3]) + 4]  # column d's exposed card, on whose face the peak lies
+    cards.append((x + across * WIDTH, y + 0.5 * STEP * HEIGHT))
+    scores.append(score)
+    detections = _detections(cards, scores)
+    probabilities = np.full((len(detections), 52), 0.01)
+    probabilities[:, 0] = 0.99
+    probabilities[-1] = (1 - read) / 51
+    probabilities[-1, 5] = read
+    layout = group_columns(detections)
+    assert len(layout.columns[3]) == counts[3] + 1
+    kept = drop_phantom_peaks(layout, detections, probabilities)
+    assert (len(detections) - 1 in kept.loose) == dropped
+    assert len(kept.columns[3]) == counts[3] + (0 if dropped else 1)

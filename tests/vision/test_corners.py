@@ -27,15 +27,20 @@ def _table(counts: list[int]) -> tuple[list[tuple[float, float]], list[tuple[flo
     return cards, [(x + INDEX[0], y + INDEX[1]) for x, y in cards]
 
 
-@pytest.mark.parametrize("shift, read, sure, dropped", [
-    (0.0, 0.9, 0.95, True),
-    (0.5 * MIRROR_REACH, AGREE + 0.05, 0.95, True),
-    (2 * MIRROR_REACH, 0.9, 0.95, False),
-    (0.0, AGREE - 0.05, 0.95, False),
-    (0.0, 0.9, SURE - 0.05, False),
+OWN, SAME_RANK, OTHER = 7, 13 + 7, 3
+"""Classes: the card (8 of spades), the 8 of hearts, the 4 of spades."""
+
+
+@pytest.mark.parametrize("shift, read, as_class, sure, dropped", [
+    (0.0, 0.9, OWN, 0.95, True),
+    (0.5 * MIRROR_REACH, AGREE + 0.05, OWN, 0.95, True),
+    (0.0, 0.9, SAME_RANK, 0.95, True),
+    (2 * MIRROR_REACH, 0.9, OWN, 0.95, False),
+    (0.0, AGREE - 0.05, OWN, 0.95, False),
+    (0.0, 0.9, OWN, SURE - 0.05, False),
 ])
-def test_a_peak_where_a_card_s_index_mirrors_that_reads_as_the_card_leaves_its_column(
-        shift: float, read: float, sure: float, dropped: bool) -> None:
+def test_a_peak_where_a_card_s_index_mirrors_that_reads_as_its_rank_leaves_its_column(
+        shift: float, read: float, as_class: int, sure: float, dropped: bool) -> None:
     counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
     cards, centres = _table(counts)
     owner = sum(counts[:2]) + 3  # the last card of column c, whose top-right index shows over column d
@@ -47,9 +52,9 @@ def test_a_peak_where_a_card_s_index_mirrors_that_reads_as_the_card_leaves_its_c
     probabilities = np.full((len(detections), 52), 0.001)
     probabilities[:, 0] = 0.95
     probabilities[owner] = (1 - sure) / 51
-    probabilities[owner, 7] = sure
-    probabilities[-1] = (1 - min(read, sure)) / 51
-    probabilities[-1, 7] = min(read, sure)
+    probabilities[owner, OWN] = sure
+    probabilities[-1] = 0.0
+    probabilities[-1, [as_class, OTHER]] = min(read, sure), 1 - min(read, sure)
     layout = group_columns(detections)
     peak = len(detections) - 1
     assert any(peak in column for column in layout.columns)
