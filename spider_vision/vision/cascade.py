@@ -61,7 +61,7 @@ detector scores below ``PIP_SCORE`` and the reader cannot name with ``PIP_READ``
 picture on that card's face, not a card: a card put on a column lies straight on it (on 100 + 100
 held-out tables 99% of real cards lie within 0.105 widths of the card before them sideways). On two
 samples of 100 + 100 held-out tables (``bench/vision.py``, ``--first 0`` and ``--first 200``) this
-drops 11 and 7 of the 62 and 117 peaks in columns that are no cards, and no readable card."""
+drops 11 and 7 of the 65 and 118 peaks in columns that are no cards, and no readable card."""
 
 
 def _step(gaps: list[np.ndarray]) -> float | None:

@@ -32,8 +32,8 @@ SURE = 0.5
 """Reader confidence a card needs before a peak is judged to be its second index."""
 AGREE = 0.2
 """Chance the reader must give the peak of having that card's rank. On two samples of 100 + 100 held-out
-tables (``bench/vision.py``, ``--first 0`` and ``--first 200``): 5 of the 12 such peaks in columns leave
-them, no real card does, and one more table is read exactly (a match of rank and suit took 3)."""
+tables (``bench/vision.py``, ``--first 0`` and ``--first 200``): 6 of the 13 such peaks in columns leave
+them, no readable card does, and one more table is read exactly (a match of rank and suit took 4)."""
 
 
 def drop_second_indices(layout: Layout, detections: Detections, probabilities: np.ndarray) -> Layout:
