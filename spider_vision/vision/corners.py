@@ -39,9 +39,10 @@ them, no readable card does, and one more table is read exactly (a match of rank
 def drop_second_indices(layout: Layout, detections: Detections, probabilities: np.ndarray) -> Layout:
     """The layout with each peak on a surely read card's top-right index moved to the loose detections.
 
-    ``probabilities`` (n, 52) are the reader's beliefs of every detection. A
-    peak that is the only one of its column stays: the layout counted it as a
-    column.
+    ``probabilities`` (n, 52) are the reader's beliefs of every detection.
+    A peak the reader is surer of than of the card stays (then the card may
+    be the false one), and so does a peak that is the only one of its
+    column: the layout counted it as a column.
     """
     if len(detections) < 2:
         return layout

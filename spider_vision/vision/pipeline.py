@@ -4,8 +4,9 @@ Stages: picture checks; detection of face-up cards (corner index plus card
 frame, implausible peaks dropped); grouping into columns, repaired with the
 cascade's step (cards missed inside a column added); the corner reader on
 each card's corner crop; an exposed card whose top index is hidden found by
-its face and read from its bottom index; peaks on a card's top-right index
-(decks that print two) left out of the columns; warnings about the framing (cards
+its face and read from its bottom index; weak unreadable peaks that are no
+cards (pips, edges of backs) and peaks on a card's top-right index (decks
+that print two) left out of the columns; warnings about the framing (cards
 too small, columns off the picture); the pip count of each column's
 uncovered last card multiplied into its read, and each column's sequence
 prior; the face-down counter on the strip above each column's lowest
