@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spider_vision.vision.models import DEFAULT_MODELS, Models
+from spider_vision.vision.models import DEFAULT_MODELS, SURE_READ, Models
 
 
 class _FixedReader:
@@ -53,6 +53,37 @@ def test_readers_are_averaged_in_log_probability(first: list[float], second: lis
     else:
         assert rank[0].argmax() == expected_rank
         assert rank[0, 0] < rank_one[0, 0]
+
+
+class _CountingReader(_FixedReader):
+    """A fixed reader that remembers how many crops it was given."""
+
+    def __init__(self, rank: list[float], suit: list[float], embedding: float) -> None:
+        super().__init__(rank, suit, embedding)
+        self.crops = 0
+
+    def run(self, names: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        self.crops += len(feeds["pixels"])
+        return super().run(names, feeds)
+
+
+@pytest.mark.parametrize(("rank_logit", "suit_logit", "read_again"), [
+    (12.0, 12.0, False),  # sure of both: the others are not asked
+    (12.0, 0.5, True),  # unsure of the suit
+    (0.5, 12.0, True),  # unsure of the rank
+])
+def test_the_other_readers_read_only_what_the_first_is_unsure_of(rank_logit: float, suit_logit: float,
+                                                                  read_again: bool) -> None:
+    first = _CountingReader([rank_logit] + [0.0] * 12, [suit_logit, 0.0, 0.0, 0.0], 1.0)
+    second = _CountingReader([0.0, 3.0] + [0.0] * 11, [0.0, 3.0, 0.0, 0.0], 2.0)
+    alone = Models(None, (_FixedReader(first.outputs[0], first.outputs[1], 1.0),), ())  # type: ignore[arg-type]
+    models = Models(None, (first, second), ())  # type: ignore[arg-type]
+    rank, suit, _ = models.read(_crops(5))
+    rank_alone, suit_alone, _ = alone.read(_crops(5))
+    assert first.crops == 5 and second.crops == (5 if read_again else 0)
+    sure = rank_alone.max(axis=1).min() >= SURE_READ and suit_alone.max(axis=1).min() >= SURE_READ
+    assert sure != read_again
+    assert np.allclose(rank, rank_alone) != read_again and np.allclose(suit, suit_alone) != read_again
 
 
 def _strips(n: int) -> np.ndarray:
