@@ -135,8 +135,9 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     detections, layout = repair_columns(detections, group_columns(detections))
     detections, layout, (rank, suit, embeddings) = find_hidden_tops(
         image, models, detections, layout, read_corners(image, models, detections))
-    layout = drop_phantom_peaks(layout, detections, joint_probabilities(rank, suit))
-    layout = drop_second_indices(layout, detections, joint_probabilities(rank, suit))
+    beliefs = joint_probabilities(rank, suit)
+    layout = drop_phantom_peaks(layout, detections, beliefs)
+    layout = drop_second_indices(layout, detections, beliefs)
     rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
