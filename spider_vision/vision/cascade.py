@@ -24,6 +24,7 @@ from typing import Callable
 import numpy as np
 
 from spider_vision.vision.detect import Detections
+from spider_vision.vision.geometry import card_units
 from spider_vision.vision.layout import Layout
 
 __all__ = ["cascade_step", "drop_phantom_peaks", "repair_columns"]
@@ -91,8 +92,8 @@ def drop_phantom_peaks(layout: Layout, detections: Detections, probabilities: np
         return bool(detections.scores[i] < score and probabilities[i].max() < read)
 
     def aside(before: int, peak: int) -> bool:
-        basis = np.stack([detections.rights[before], detections.downs[before]], axis=1)
-        across = np.linalg.solve(basis, detections.centres[peak] - detections.centres[before])[0]
+        offset = detections.centres[peak] - detections.centres[before]
+        across = card_units(offset, detections.rights[before], detections.downs[before])[0]
         return bool(PIP_SHIFT[0] <= across <= PIP_SHIFT[1])
 
     for column in layout.columns:

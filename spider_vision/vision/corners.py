@@ -20,6 +20,7 @@ from dataclasses import replace
 import numpy as np
 
 from spider_vision.vision.detect import Detections
+from spider_vision.vision.geometry import card_units
 from spider_vision.vision.layout import Layout
 
 __all__ = ["AGREE", "MIRROR_REACH", "SURE", "drop_second_indices"]
@@ -52,7 +53,7 @@ def drop_second_indices(layout: Layout, detections: Detections, probabilities: n
     second: set[int] = set()
     for i in np.flatnonzero(sure >= SURE):
         origin, right, down = detections.origins[i], detections.rights[i], detections.downs[i]
-        across, along = np.linalg.solve(np.stack([right, down], axis=1), detections.centres[i] - origin)
+        across, along = card_units(detections.centres[i] - origin, right, down)
         mirrored = origin + (1 - across) * right + along * down
         near = np.linalg.norm(detections.centres - mirrored, axis=1) < MIRROR_REACH * np.linalg.norm(right)
         for j in np.flatnonzero(near):

@@ -13,7 +13,7 @@ import numpy as np
 
 __all__ = [
     "CORNER_CROP", "CORNER_REGION", "DETECT_WIDTH", "STRIP_CROP", "STRIP_REGION", "STRIP_UP",
-    "corner_crop", "strip_crop", "warp_region",
+    "card_units", "corner_crop", "strip_crop", "warp_region",
 ]
 
 DETECT_WIDTH = 768
@@ -31,6 +31,11 @@ STRIP_CROP = (32, 96)
 STRIP_UP = 0.7
 STRIP_REGION = (-0.05, -STRIP_UP, 1.05, 0.1)
 """The face-down strip in card-frame units (x0, y0, x1, y1): above the lowest face-up card."""
+
+
+def card_units(offset: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """An image offset (pixels) in a card frame's units: (across, along), card widths and card heights."""
+    return np.linalg.solve(np.stack([right, down], axis=1), offset)
 
 
 def warp_region(image: np.ndarray, origin: np.ndarray, right: np.ndarray, down: np.ndarray,

@@ -29,7 +29,7 @@ import numpy as np
 
 from spider_vision.vision.cascade import STEP_RANGE, cascade_step
 from spider_vision.vision.detect import Detections
-from spider_vision.vision.geometry import corner_crop, warp_region
+from spider_vision.vision.geometry import card_units, corner_crop, warp_region
 from spider_vision.vision.layout import Layout
 from spider_vision.vision.models import Models
 from spider_vision.vision.pips import INK, OFF_CARD, PAPER_SHARE, lab_colours
@@ -134,7 +134,7 @@ def find_hidden_tops(image: np.ndarray, models: Models, detections: Detections, 
         o, r, d = detections.origins[last], detections.rights[last], detections.downs[last]
         origin = o + offset * d
         turned_origin, turned_right, turned_down = turned_frame(origin, r, d)
-        a, b = np.linalg.solve(np.stack([r, d], axis=1), detections.centres[last] - o)
+        a, b = card_units(detections.centres[last] - o, r, d)
         centre = turned_origin + a * turned_right + b * turned_down
         parts.append(Detections(np.array([HIDDEN_SCORE]), centre[None], origin[None], r[None], d[None],
                                 detections.index_sizes[last][None]))
