@@ -1,6 +1,7 @@
 """Reading accuracy and speed of the vision pipeline on rendered tables it never trained on.
 
-    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--timing N] [--threads T] [--json OUT]
+    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--size WxH] [--timing N] [--threads T]
+                            [--json OUT]
 
 Two held-out sets: seeds the training never used (training card styles), and
 the unseen style (procedural decks in the Caladea font, left out of
@@ -13,6 +14,8 @@ the full views without a hand over the table. The same
 figures for the twelve bundled stills of ``sample_images/`` (the pictures
 the demo and the tests use; ``--samples 0`` leaves them out). Then
 milliseconds per 1920x1080 frame end to end (picture in, TableReading out).
+The held-out tables are rendered at 1280x720 (the training pictures' size);
+``--size 1920x1080`` renders the same tables at the size that is timed.
 """
 
 from __future__ import annotations
@@ -39,10 +42,11 @@ HELD_OUT_SEEDS = 100_000
 STYLE_SEEDS = 200_000
 
 
-def measure(seeds: range, held_out_style: bool, models: Models) -> dict[str, float]:
+def measure(seeds: range, held_out_style: bool, models: Models,
+            size: tuple[int, int] = (1280, 720)) -> dict[str, float]:
     total: dict[str, int] = {}
     for seed in seeds:
-        rendering = render_seed(seed, held_out_style=held_out_style)
+        rendering = render_seed(seed, held_out_style=held_out_style, width=size[0], height=size[1])
         reading = _read(rendering.image, models, int(rendering.spn.split(" ")[-1]))
         _add(total, score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view, rendering.scene.hands))
     return summarise(total, len(seeds))
@@ -83,12 +87,24 @@ def timing(count: int, models: Models) -> float:
     return float(np.median(times[1:]))
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT, such as 1920x1080, not '{text}'") from None
+    if width < 64 or height < 64:
+        raise argparse.ArgumentTypeError(f"a size of at least 64x64 is needed, not '{text}'")
+    return width, height
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=100, help="held-out-seed scenes (default 100)")
     parser.add_argument("--style-scenes", type=int, default=100, help="unseen-style scenes (default 100)")
     parser.add_argument("--first", type=int, default=0,
                         help="skip this many tables of each held-out set (a second sample of tables; default 0)")
+    parser.add_argument("--size", type=_size, default=(1280, 720),
+                        help="width x height of the held-out tables (default 1280x720)")
     parser.add_argument("--samples", type=int, default=1, help="score the bundled stills too (default 1)")
     parser.add_argument("--timing", type=int, default=10, help="1920x1080 frames timed (default 10)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
@@ -100,10 +116,10 @@ def main() -> int:
     figures: dict[str, object] = {}
     if args.scenes:
         first = HELD_OUT_SEEDS + args.first
-        figures["held_out_seeds"] = measure(range(first, first + args.scenes), False, models)
+        figures["held_out_seeds"] = measure(range(first, first + args.scenes), False, models, args.size)
     if args.style_scenes:
         first = STYLE_SEEDS + args.first
-        figures["unseen_style"] = measure(range(first, first + args.style_scenes), True, models)
+        figures["unseen_style"] = measure(range(first, first + args.style_scenes), True, models, args.size)
     if args.samples:
         figures["bundled_stills"] = measure_samples(models)
     if args.timing:
