@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spider_vision.vision.detect import ZOOM_AREA, ZOOM_TO, Detections, _merge, _zoom_box, find_peaks
+from spider_vision.vision.detect import (ZOOM_AREA, ZOOM_TO, Detections, _merge, _zoom_box, find_peaks,
+                                         scale_for_detection)
+from spider_vision.vision.geometry import DETECT_WIDTH
 
 
 # Heat around two cards of a cascade seen from afar, from a bench video: the 2 of hearts' index
@@ -97,3 +99,11 @@ def test_a_card_only_the_first_pass_found_is_kept_once() -> None:
     assert len(merged) == 4
     assert np.allclose(merged.origins[:3], found.origins)
     assert np.allclose(merged.origins[3], column.origins[3])
+
+
+@pytest.mark.parametrize(("size", "rows"), [((1280, 720), 432), ((1920, 1080), 432), ((1000, 1000), 768)])
+def test_a_picture_is_scaled_to_the_detector_width_in_whole_strides(size: tuple[int, int], rows: int) -> None:
+    width, height = size
+    small, scale = scale_for_detection(np.zeros((height, width, 3), np.uint8))
+    assert scale == pytest.approx(DETECT_WIDTH / width)
+    assert small.shape == (rows, DETECT_WIDTH, 3)
