@@ -43,3 +43,24 @@ def test_hidden_bench_drops_each_exposed_card_and_counts_those_found_again() -> 
         assert counts["dropped"] >= 5
         assert counts["read_right"] <= counts["found"] <= counts["dropped"]
     assert figures["unseen_style"]["found"] >= 5  # seed 50000: every exposed card is found by its bottom index
+
+
+def test_vision_bench_renders_the_held_out_tables_at_the_size_asked() -> None:
+    base = ("--style-scenes", "0", "--samples", "0", "--timing", "0", "--scenes", "1")
+    small = _run(str(ROOT / "bench" / "vision.py"), *base)["held_out_seeds"]
+    large = _run(str(ROOT / "bench" / "vision.py"), *base, "--size", "1920x1080")["held_out_seeds"]
+    assert small["scenes"] == large["scenes"] == 1
+    # The same table: the same cards are readable, whatever the picture's size.
+    assert small["readable_cards"] == large["readable_cards"] > 10
+    def bands(figures: dict) -> set[str]:
+        return {band for band, (_, cards) in figures["card_accuracy_by_card_height"].items() if cards}
+    # Its cards are 50-65 px tall at 1280x720 and half as tall again at 1920x1080.
+    assert "50-65 px" in bands(small)
+    assert not bands(large) & {"<50 px", "50-65 px"}
+
+
+def test_vision_bench_refuses_a_size_that_is_not_width_x_height() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "vision.py"), "--size", "1920"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2
+    assert "a size is WIDTHxHEIGHT" in result.stderr
