@@ -104,6 +104,16 @@ def test_sure_counts_are_not_forced_into_a_whole_card_total() -> None:
     assert counts == [5, 5, 5, 4, 4, 4, 4, 4, 4, 4]
 
 
+@pytest.mark.parametrize(("four", "forced"), [(0.9, True), (0.96, False)])
+def test_a_count_is_forced_into_a_whole_card_total_only_when_that_costs_under_20_to_1(four: float,
+                                                                                       forced: bool) -> None:
+    # 43 face-down + 10 face-up leave no whole stock; column d's 5 makes 54 at odds of 9 or 24 to 1 against.
+    beliefs = [{5: 1.0}] * 3 + [{4: four, 5: 1.0 - four}] + [{4: 1.0}] * 6
+    counts, ok = choose_down_counts(_counts(beliefs), 10)
+    assert ok is forced
+    assert counts[3] == (5 if forced else 4)
+
+
 def test_no_allowed_choice_falls_back_to_the_likeliest_counts() -> None:
     beliefs = [{0: 1.0}] * 10
     counts, ok = choose_down_counts(_counts(beliefs), 200)
