@@ -82,11 +82,12 @@ SYMMETRY = 0.06
 """A pip turned half about the pips' middle lands within this share of the patch's diagonal of another."""
 
 SURE_RANK = 0.9
-"""A rank read with at least this chance is not counted (the readers' ``SURE_READ``). Counting a card
-takes about 1.7 ms, 17 ms of a 1920x1080 frame, and on 120 held-out 1080p tables it turned none of
-the 1016 reads that sure to another rank (3 of 86 less sure ones). ``bench/vision.py`` gave the same
-figures with and without it at 1280x720 (one uncertain card more on the unseen style, no card
-fewer right) and at 1920x1080 one card more right and one fewer of about 2000 each."""
+"""A rank read with at least this chance is not counted. It has the value of ``models.SURE_READ`` but
+was measured on its own, so the two are set apart. Counting a card takes about 1.7 ms, 17 ms of a
+1920x1080 frame, and on 120 held-out 1080p tables it turned none of the 1016 reads that sure to another
+rank (3 of 86 less sure ones). ``bench/vision.py`` gave the same figures with and without it at
+1280x720 (one uncertain card more on the unseen style, no card fewer right) and at 1920x1080 one card
+more right and one fewer of about 2000 each."""
 RIGHT = 0.8
 """Chance that a number card's count, when given, is exactly its pips (`bench/pips.py` on held-out
 tables: 98.5-99.5%; 0.8 leaves room for decks and light the renders lack; the rest are off by one, or
