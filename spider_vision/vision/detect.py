@@ -207,6 +207,22 @@ def _index_reach(heights: np.ndarray) -> np.ndarray:
     return 0.5 * np.maximum(heights, 4.0)
 
 
+def _consensus(units: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """The table's down direction (a unit vector) from the voters' unit down vectors.
+
+    The voters that most agree within ``TURNED`` of one of them (by summed
+    score) elect it, and their median direction is the consensus. A median of
+    all votes is not enough: where whole faces show, a card's far index, upside
+    down, can be found about as often as its top one, and the median of two
+    opposite camps points across both, which sets every card aside.
+    """
+    agree = units @ units.T >= np.cos(np.radians(TURNED))
+    camp = agree[int(np.argmax(agree @ scores))]
+    angles = np.arctan2(units[camp, 0], units[camp, 1])
+    consensus = np.array([np.median(np.sin(angles)), np.median(np.cos(angles))])
+    return consensus / max(float(np.linalg.norm(consensus)), 1e-9)
+
+
 def _plausible(detections: Detections) -> np.ndarray:
     """Which detections can be cards of one table (a boolean mask).
 
@@ -227,10 +243,7 @@ def _plausible(detections: Detections) -> np.ndarray:
     voters = detections.scores >= CONFIDENT
     if voters.sum() < 3:
         voters = np.ones(n, bool)
-    angles = np.arctan2(units[voters, 0], units[voters, 1])
-    consensus = np.array([np.median(np.sin(angles)), np.median(np.cos(angles))])
-    consensus /= max(float(np.linalg.norm(consensus)), 1e-9)
-    keep &= units @ consensus >= np.cos(np.radians(TURNED))
+    keep &= units @ _consensus(units[voters], detections.scores[voters]) >= np.cos(np.radians(TURNED))
     # Frame coordinates of every detection's index centre and origin in every other card's frame.
     frames = np.stack([detections.rights, detections.downs], axis=2)
     determinant = np.abs(np.linalg.det(frames))

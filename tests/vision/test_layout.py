@@ -118,6 +118,21 @@ def test_a_card_upside_down_against_the_table_is_dropped(angle: float) -> None:
     assert list(_plausible(_cards(frames))) == [True] * 4 + [False]
 
 
+@pytest.mark.parametrize("upright, turned, kept", [
+    (7, 6, [True] * 7 + [False] * 6),
+    (6, 7, [False] * 6 + [True] * 7),
+    (4, 4, [True] * 4 + [False] * 4),
+])
+def test_the_larger_of_two_opposite_camps_sets_the_tables_down_direction(
+        upright: int, turned: int, kept: list[bool]) -> None:
+    # Where whole faces show, the far (upside-down) index is found about as often as the top one;
+    # the median of an even split of the votes pointed across both camps and set every card aside.
+    down = np.array([30.0, 60.0])
+    frames = [((100.0 * k, 0.0), tuple(down), 0.6) for k in range(upright)]
+    frames += [((100.0 * k + 40.0, 200.0), tuple(-down), 0.55) for k in range(turned)]
+    assert list(_plausible(_cards(frames))) == kept
+
+
 @pytest.mark.parametrize("shift, kept", [(0.0, True), (0.45, False), (1.05, True)])
 def test_a_peak_on_a_stronger_cards_face_is_dropped_unless_it_lies_like_a_card(shift: float, kept: bool) -> None:
     frames = [((0.0, 0.0), (0.0, HEIGHT), 0.8), ((300.0, 0.0), (0.0, HEIGHT), 0.8), ((600.0, 0.0), (0.0, HEIGHT), 0.8),
