@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from spider_vision.vision.cascade import (BACK_READ, BACK_SCORE, PHANTOM_READ, PHANTOM_SCORE, PIP_READ, PIP_SCORE,
-                                         drop_phantom_peaks, repair_columns)
+                                         TWIN_GAP, drop_phantom_peaks, repair_columns)
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import group_columns
 
@@ -125,7 +125,8 @@ def test_weak_unreadable_peaks_at_either_end_of_a_column_are_no_cards(peaks: lis
     probabilities = np.full((len(detections), 52), 0.01)
     probabilities[:, 0] = 0.99
     probabilities[-len(peaks):] = (1 - read) / 51
-    probabilities[-len(peaks):, 5] = read
+    for k in range(len(peaks)):  # each peak read as a card of its own
+        probabilities[len(detections) - len(peaks) + k, 5 + k] = read
     kept = drop_phantom_peaks(group_columns(detections), detections, probabilities)
     added = list(range(len(detections) - len(peaks), len(detections)))
     assert len(kept.columns[2]) == counts[2] + (0 if dropped else len(peaks))
@@ -155,3 +156,27 @@ def test_a_weak_unreadable_peak_right_of_the_card_before_it_is_a_pip(across: flo
     kept = drop_phantom_peaks(layout, detections, probabilities)
     assert (len(detections) - 1 in kept.loose) == dropped
     assert len(kept.columns[3]) == counts[3] + (0 if dropped else 1)
+
+
+@pytest.mark.parametrize("gap, same_card, dropped", [
+    (TWIN_GAP - 0.06, True, True),
+    (TWIN_GAP - 0.06, False, False),
+    (TWIN_GAP + 0.04, True, False),
+])
+def test_a_card_found_twice_close_together_and_read_alike_keeps_its_stronger_peak(gap: float, same_card: bool,
+                                                                                  dropped: bool) -> None:
+    # No column shows two face-up cards, so the table's step cannot tell the twins apart.
+    counts = [1] * 10
+    cards, scores = _table(counts)
+    x, y = cards[4]
+    cards.append((x + 2.0, y + gap * HEIGHT))
+    scores.append(0.9)
+    detections = _detections(cards, scores)
+    probabilities = np.full((len(detections), 52), 0.01)
+    probabilities[np.arange(len(detections)), np.arange(len(detections))] = 0.9
+    probabilities[-1] = probabilities[4] if same_card else probabilities[-1]
+    layout = group_columns(detections)
+    assert list(layout.columns[4]) == [4, len(detections) - 1]
+    kept = drop_phantom_peaks(layout, detections, probabilities)
+    assert list(kept.columns[4]) == ([len(detections) - 1] if dropped else [4, len(detections) - 1])
+    assert list(kept.loose) == ([4] if dropped else [])
