@@ -4,9 +4,10 @@ Readable cards are face-up cards whose corner index shows at least
 ``MIN_INDEX_VISIBLE``; those whose index shows at least ``WHOLE_INDEX``
 are counted apart as well, because the next card of a column often hides
 the suit pip of a half-covered index, and then no picture alone can tell
-spades from clubs (the tracker knows them from earlier frames). A predicted
-card matches the truth card whose index centre is within half an index
-height of its own. An uncertain or missed card counts as wrong. A position
+spades from clubs (the tracker knows them from earlier frames). Predicted
+cards are paired one to one with truth cards whose index centre is within
+half an index height of their own, as many as can be, then nearest
+(``match_indices``). An uncertain or missed card counts as wrong. A position
 is exact when the tableau, the stock count and the number of removed runs
 match (removed suits are guessed, so not compared); a refused picture of a
 full view counts as a full view not read exactly. Exact positions are also
@@ -28,7 +29,7 @@ from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import Layout
 from spider_vision.vision.reading import TableReading
 
-__all__ = ["CARD_HEIGHTS", "MIN_INDEX_VISIBLE", "WHOLE_INDEX", "missed", "score", "summarise"]
+__all__ = ["CARD_HEIGHTS", "MIN_INDEX_VISIBLE", "WHOLE_INDEX", "match_indices", "missed", "score", "summarise"]
 
 MIN_INDEX_VISIBLE = 0.3
 WHOLE_INDEX = 0.9
@@ -69,22 +70,10 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     predicted = [c for c in reading.cards if c.face_up and c.index_box is not None]
     centres = np.array([[c.index_box[0] + c.index_box[2] / 2, c.index_box[1] + c.index_box[3] / 2]
                         for c in predicted]).reshape(-1, 2)
-    taken: set[int] = set()
-    match: dict[int, int] = {}
-    for t, card in enumerate(truth_cards):
-        quad = np.array(card.index_quad)
-        centre = quad.mean(axis=0)
-        reach = 0.5 * np.linalg.norm(quad[3] - quad[0])
-        if not len(centres):
-            break
-        distance = np.linalg.norm(centres - centre, axis=1)
-        for k in np.argsort(distance):
-            if distance[k] > reach:
-                break
-            if k not in taken:
-                taken.add(int(k))
-                match[t] = int(k)
-                break
+    truth_centres = np.array([np.mean(card.index_quad, axis=0) for card in truth_cards]).reshape(-1, 2)
+    reaches = np.array([0.5 * np.linalg.norm(np.subtract(card.index_quad[3], card.index_quad[0]))
+                        for card in truth_cards])
+    match = match_indices(truth_centres, reaches, centres)
     for t, k in match.items():
         counts["found"] += 1
         if predicted[k].card is None:
@@ -107,6 +96,103 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
             counts["exact"] = 1
             counts["exact_clear"] = counts["clear_view"]
     return counts
+
+
+def match_indices(truth: np.ndarray, reaches: np.ndarray, predicted: np.ndarray) -> dict[int, int]:
+    """Truth index centres (n, 2) paired one to one with predicted ones (m, 2): truth number -> prediction.
+
+    A pair lies within the truth's ``reaches``; as many truths as can be are
+    paired, and among such pairings the one with the least total distance is
+    taken. Pairing each truth in turn with its nearest free prediction went
+    wrong in tight cascades: there a covered card's index centre, guessed
+    from its top part, lies a little high, and the next card's prediction
+    was taken for it, which shifted the whole column by one card.
+    """
+    if not len(truth) or not len(predicted):
+        return {}
+    distance = np.linalg.norm(truth[:, None] - predicted[None], axis=2)
+    near = distance <= reaches[:, None]
+    match: dict[int, int] = {}
+    for rows, cols in _components(near):
+        cost = np.where(near[np.ix_(rows, cols)], distance[np.ix_(rows, cols)], np.inf)
+        for r, c in _assign(cost):
+            match[int(rows[r])] = int(cols[c])
+    return match
+
+
+def _components(near: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The connected groups (truth rows, prediction columns) of the bipartite graph ``near``."""
+    label = np.full(near.shape[0] + near.shape[1], -1)
+    groups = []
+    for start in range(near.shape[0]):
+        if label[start] >= 0 or not near[start].any():
+            continue
+        label[start] = len(groups)
+        stack, members = [start], [start]
+        while stack:
+            node = stack.pop()
+            if node < near.shape[0]:
+                neighbours = near.shape[0] + np.flatnonzero(near[node])
+            else:
+                neighbours = np.flatnonzero(near[:, node - near.shape[0]])
+            for other in neighbours:
+                if label[other] < 0:
+                    label[other] = len(groups)
+                    stack.append(int(other))
+                    members.append(int(other))
+        members_array = np.array(sorted(members))
+        groups.append((members_array[members_array < near.shape[0]],
+                       members_array[members_array >= near.shape[0]] - near.shape[0]))
+    return groups
+
+
+UNPAIRED = 1e6
+"""Cost of leaving a truth unpaired in ``_assign``: above any sum of distances, so pairs come first."""
+
+
+def _assign(cost: np.ndarray) -> list[tuple[int, int]]:
+    """Pairs (row, column) of a rectangular cost matrix (inf: not allowed) that pair the most rows at the
+    least total cost (the Hungarian method on the matrix padded with an unpaired choice per row)."""
+    rows, cols = cost.shape
+    size = rows + cols
+    square = np.zeros((size, size))
+    square[:rows, :cols] = np.where(np.isfinite(cost), cost, 10 * UNPAIRED)
+    square[:rows, cols:] = 10 * UNPAIRED
+    square[np.arange(rows), cols + np.arange(rows)] = UNPAIRED
+    # Rows rows..size-1 stand for predictions left unpaired: free against any column.
+    u, v = np.zeros(size + 1), np.zeros(size + 1)
+    owner = np.zeros(size + 1, int)  # owner[j]: the row (from 1) that holds column j (from 1); 0 for none
+    way = np.zeros(size + 1, int)
+    for row in range(1, size + 1):
+        owner[0] = row
+        column = 0
+        least = np.full(size + 1, np.inf)
+        used = np.zeros(size + 1, bool)
+        while owner[column]:
+            used[column] = True
+            current = owner[column]
+            reduced = square[current - 1] - u[current] - v[1:]
+            free = ~used[1:]
+            better = free & (reduced < least[1:])
+            least[1:][better] = reduced[better]
+            way[1:][better] = column
+            candidates = np.where(free, least[1:], np.inf)
+            step = int(np.argmin(candidates)) + 1
+            delta = candidates[step - 1]
+            u[owner[used]] += delta
+            v[used] -= delta
+            least[1:][free] -= delta
+            column = step
+        while column:
+            before = way[column]
+            owner[column] = owner[before]
+            column = before
+    pairs = []
+    for column in range(1, cols + 1):
+        row = owner[column] - 1
+        if row < rows and np.isfinite(cost[row, column - 1]):
+            pairs.append((row, column - 1))
+    return pairs
 
 
 def summarise(total: dict[str, int], scenes: int) -> dict[str, float]:

@@ -7,7 +7,7 @@ import pytest
 
 from spider_vision.engine import SuitMode, deal_position, parse_card
 from spider_vision.synth.truth import CardTruth
-from spider_vision.vision.evaluation import score, summarise
+from spider_vision.vision.evaluation import match_indices, score, summarise
 from spider_vision.vision.reading import CardReading, TableReading
 
 
@@ -72,3 +72,22 @@ def test_exact_positions_are_also_counted_on_views_without_hands(hands: int, cle
     assert figures["exact_position"] == 1.0
     assert figures["full_views_without_hands"] == clear
     assert figures["exact_position_without_hands"] == exact_clear
+
+
+def test_a_tight_cascade_is_paired_card_for_card_though_each_prediction_sits_a_little_high() -> None:
+    # Index centres 8 px apart down a column, each predicted 5 px high: the next card's prediction is
+    # nearer to a truth than its own, yet every card has its own prediction.
+    truth = np.array([[50.0, 100.0 + 8 * k] for k in range(6)])
+    predicted = truth - [0.0, 5.0]
+    assert match_indices(truth, np.full(6, 10.0), predicted) == {k: k for k in range(6)}
+
+
+@pytest.mark.parametrize(("truth", "reaches", "predicted", "expected"), [
+    ([[0.0, 0.0], [100.0, 0.0]], [10.0, 10.0], [[101.0, 2.0], [3.0, 0.0], [50.0, 50.0]], {0: 1, 1: 0}),
+    ([[0.0, 0.0], [6.0, 0.0]], [10.0, 10.0], [[4.0, 0.0]], {1: 0}),  # one prediction for two: the nearer
+    ([[0.0, 0.0]], [10.0], [[11.0, 0.0]], {}),  # out of reach
+    ([[0.0, 0.0]], [10.0], [], {}),
+])
+def test_predictions_pair_one_to_one_within_reach(truth: list, reaches: list, predicted: list,
+                                                   expected: dict[int, int]) -> None:
+    assert match_indices(np.array(truth), np.array(reaches), np.array(predicted).reshape(-1, 2)) == expected
