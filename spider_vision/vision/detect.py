@@ -210,11 +210,12 @@ def _index_reach(heights: np.ndarray) -> np.ndarray:
 def _consensus(units: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """The table's down direction (a unit vector) from the voters' unit down vectors.
 
-    The voters that most agree within ``TURNED`` of one of them (by summed
-    score) elect it, and their median direction is the consensus. A median of
-    all votes is not enough: where whole faces show, a card's far index, upside
-    down, can be found about as often as its top one, and the median of two
-    opposite camps points across both, which sets every card aside.
+    Each voter's camp is the voters within ``TURNED`` of it; the camp with the
+    largest summed score wins, and its median direction is the consensus. A
+    median of all votes is not enough: where whole faces show, a card's far
+    index, upside down, can be found about as often as its top one, and the
+    median of two opposite camps points across both, which sets every card
+    aside.
     """
     agree = units @ units.T >= np.cos(np.radians(TURNED))
     camp = agree[int(np.argmax(agree @ scores))]

@@ -177,12 +177,12 @@ def _assign(cost: np.ndarray) -> list[tuple[int, int]]:
             least[1:][better] = reduced[better]
             way[1:][better] = column
             candidates = np.where(free, least[1:], np.inf)
-            step = int(np.argmin(candidates)) + 1
-            delta = candidates[step - 1]
+            nearest = int(np.argmin(candidates)) + 1
+            delta = candidates[nearest - 1]
             u[owner[used]] += delta
             v[used] -= delta
             least[1:][free] -= delta
-            column = step
+            column = nearest
         while column:
             before = way[column]
             owner[column] = owner[before]
