@@ -122,27 +122,26 @@ def match_indices(truth: np.ndarray, reaches: np.ndarray, predicted: np.ndarray)
 
 def _components(near: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """The connected groups (truth rows, prediction columns) of the bipartite graph ``near``."""
-    label = np.full(near.shape[0] + near.shape[1], -1)
+    truths = near.shape[0]
+    seen = np.zeros(truths + near.shape[1], bool)
     groups = []
-    for start in range(near.shape[0]):
-        if label[start] >= 0 or not near[start].any():
+    for start in range(truths):
+        if seen[start] or not near[start].any():
             continue
-        label[start] = len(groups)
+        seen[start] = True
         stack, members = [start], [start]
         while stack:
             node = stack.pop()
-            if node < near.shape[0]:
-                neighbours = near.shape[0] + np.flatnonzero(near[node])
+            if node < truths:
+                neighbours = truths + np.flatnonzero(near[node])
             else:
-                neighbours = np.flatnonzero(near[:, node - near.shape[0]])
-            for other in neighbours:
-                if label[other] < 0:
-                    label[other] = len(groups)
-                    stack.append(int(other))
-                    members.append(int(other))
-        members_array = np.array(sorted(members))
-        groups.append((members_array[members_array < near.shape[0]],
-                       members_array[members_array >= near.shape[0]] - near.shape[0]))
+                neighbours = np.flatnonzero(near[:, node - truths])
+            for other in neighbours[~seen[neighbours]]:
+                seen[other] = True
+                stack.append(int(other))
+                members.append(int(other))
+        group = np.array(sorted(members))
+        groups.append((group[group < truths], group[group >= truths] - truths))
     return groups
 
 
