@@ -37,11 +37,14 @@ def framing_warnings(detections: Detections, layout: Layout, size: tuple[int, in
                         f"{GOOD_CARD:.0f} px and often wrong under {SMALL_CARD:.0f} px): move the camera closer or "
                         "raise its resolution")
     cut = _cut_columns(detections, layout, size)
-    if cut:
-        if all(name is not None for name in cut):
+    past = _columns_past_edge(detections, layout, size)
+    if cut or past:
+        if cut and all(name is not None for name in cut):
             what = f"column {cut[0]} runs" if len(cut) == 1 else f"columns {', '.join(map(str, cut))} run"
-        else:
+        elif cut:
             what = "1 pile runs" if len(cut) == 1 else f"{len(cut)} piles run"
+        else:
+            what = "the row of columns seems to run"
         warnings.append(f"{what} off the picture, so cards past the edge cannot be seen: move the camera back "
                         "or aim it at the middle of the table")
     return warnings
@@ -61,6 +64,32 @@ def _cut_columns(detections: Detections, layout: Layout, size: tuple[int, int]) 
         if reaches_past_edge(quads[column[-1]], size, margin):
             cut.append(chr(ord("a") + letter) if letter is not None else None)
     return cut
+
+
+def _columns_past_edge(detections: Detections, layout: Layout, size: tuple[int, int]) -> int:
+    """At how many ends (0, 1 or 2) the row of piles found runs on past the picture's edge.
+
+    A column wholly off the picture has no card to find, so its pile cannot
+    run past the edge. Where fewer than ten piles are found and the row of
+    them, stepped on by one column, puts the next pile's top corner index
+    outside the picture, more columns likely lie there.
+    """
+    if layout.full or not 2 <= len(layout.columns) < 10:
+        return 0
+    tops = np.array([column[0] for column in layout.columns])
+    row = layout.rotation[0]
+    across = detections.origins[tops] @ row
+    order = np.argsort(across)
+    tops, across = tops[order], across[order]
+    step = float(np.median(np.diff(across)))
+    if step < float(np.median(np.linalg.norm(detections.rights[tops], axis=1))):
+        return 0
+    width, height = size
+    past = 0
+    for end, direction in ((tops[0], -1.0), (tops[-1], 1.0)):
+        x, y = detections.centres[end] + direction * step * row
+        past += not (0 <= x < width and 0 <= y < height)
+    return past
 
 
 def reaches_past_edge(corners: np.ndarray, size: tuple[int, int], margin: float) -> bool:

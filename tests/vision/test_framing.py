@@ -46,3 +46,18 @@ def test_framing_warnings_say_what_to_fix(card_height: float, piles: list[int], 
 
 def test_other_warnings_are_not_framing() -> None:
     assert not is_framing("suit mode 2 inferred from the suits seen; pass --suits to fix it")
+
+
+@pytest.mark.parametrize(("shift", "expected"), [(-1.0, ["the row of columns seems to run off the picture"]), (0.0, [])])
+def test_a_column_wholly_off_the_picture_is_warned_of(shift: float, expected: list[str]) -> None:
+    # Column a is left out: slid one column past the picture's left edge it cannot be seen at all; in place
+    # (an empty column, or one the detector missed) the picture holds it.
+    detections, picture = _table(100.0, [3] * 10)
+    detections.origins[:, 0] += shift * 1.2 * 70.0
+    detections.centres[:, 0] += shift * 1.2 * 70.0
+    layout = group_columns(detections.subset(np.arange(3, len(detections))))
+    assert not layout.full and len(layout.columns) == 9
+    warnings = framing_warnings(detections.subset(np.arange(3, len(detections))), layout, picture)
+    assert len(warnings) == len(expected)
+    for warning, phrase in zip(warnings, expected):
+        assert phrase in warning and is_framing(warning)
