@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from spider_vision.vision.detect import (ZOOM_AREA, ZOOM_TO, Detections, _merge, _zoom_box, find_peaks,
-                                         scale_for_detection)
+                                         scale_for_detection, table_roll)
 from spider_vision.vision.geometry import DETECT_WIDTH
 
 
@@ -107,3 +107,18 @@ def test_a_picture_is_scaled_to_the_detector_width_in_whole_strides(size: tuple[
     small, scale = scale_for_detection(np.zeros((height, width, 3), np.uint8))
     assert scale == pytest.approx(DETECT_WIDTH / width)
     assert small.shape == (rows, DETECT_WIDTH, 3)
+
+
+@pytest.mark.parametrize(("down", "roll"), [((0.0, 1.0), 0.0), ((1.0, 0.0), 90.0), ((-1.0, 0.0), -90.0),
+                                            ((0.0, -1.0), 180.0), ((0.5, 0.5 * 3**0.5), 30.0)])
+def test_the_tables_roll_is_the_angle_of_its_cards_down_direction(down: tuple[float, float], roll: float) -> None:
+    cards = _cards(60.0, count=5)
+    downs = np.tile(np.multiply(down, 60.0), (5, 1))
+    downs[0] = [0.0, 60.0]  # one card turned away does not move the median
+    turned = Detections(cards.scores, cards.centres, cards.origins, cards.rights, downs, cards.index_sizes)
+    assert abs(table_roll(turned)) == pytest.approx(abs(roll)) if abs(roll) == 180.0 else \
+        table_roll(turned) == pytest.approx(roll)
+
+
+def test_a_picture_without_cards_is_not_turned() -> None:
+    assert table_roll(_cards(60.0, count=0)) == 0.0

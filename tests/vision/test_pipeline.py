@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from spider_vision.synth.truth import CardTruth
-from spider_vision.vision import BadPictureError, Models, NoCardsError, NotAnImageError, load_image, read_table
+from spider_vision.vision import (BadPictureError, Models, NoCardsError, NotAnImageError, TableReading, load_image,
+                                  read_table)
 from spider_vision.vision.evaluation import score, summarise
 from spider_vision.vision.framing import is_framing
 
@@ -64,6 +65,36 @@ def test_a_reading_reports_every_card_in_input_pixels(models: Models) -> None:
     for column in {card.column for card in faces}:
         indices = [card.index for card in reading.column(column)]
         assert indices == sorted(set(indices)), "indices within a column are distinct and ordered"
+
+
+def _turned(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """The picture turned ``degrees`` anticlockwise on a canvas that holds all of it, and the 2x3 map into it."""
+    height, width = image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
+    size = (round(width * cos + height * sin), round(width * sin + height * cos))
+    matrix[:, 2] += np.subtract(size, (width, height)) / 2
+    return cv2.warpAffine(image, matrix, size, borderMode=cv2.BORDER_REPLICATE), matrix
+
+
+def _index_centres(reading: TableReading) -> np.ndarray:
+    return np.array([[x + w / 2, y + h / 2] for card in reading.cards if card.face_up and card.column is not None
+                     for x, y, w, h in [card.index_box]])
+
+
+@pytest.mark.parametrize("degrees", [90, 180, 270, 30, -40])
+def test_a_table_photographed_turned_reads_as_it_does_upright(models: Models, degrees: float) -> None:
+    # The detector learned mostly upright tables; a turned one is detected again turned upright.
+    image = load_image(SAMPLES / "late-2suit-gingham.jpg")
+    upright = read_table(image, models, suits=2)
+    picture, matrix = _turned(image, degrees)
+    turned = read_table(picture, models, suits=2)
+    assert upright.position is not None
+    assert turned.position == upright.position
+    # Coordinates stay the input picture's: each index lies where the upright one turns to.
+    expected = _index_centres(upright) @ matrix[:, :2].T + matrix[:, 2]
+    distance = np.linalg.norm(expected[:, None] - _index_centres(turned)[None], axis=2).min(axis=1)
+    assert np.median(distance) < 3.0
 
 
 def test_a_partial_view_keeps_its_cards_and_withholds_the_position(models: Models) -> None:
