@@ -78,11 +78,18 @@ class Detections:
 
 
 def scale_for_detection(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The picture at ``DETECT_WIDTH`` (height rounded to a multiple of the stride) and the scale used."""
+    """The picture with its longer side at ``DETECT_WIDTH`` (the other rounded to a multiple of the stride)
+    and the scale used.
+
+    A portrait picture (a phone held upright, a camera at the table's side) is
+    scaled by its height, so that its cards come out the size a landscape
+    picture's do, and it costs the detector no more.
+    """
     height, width = image.shape[:2]
-    scale = DETECT_WIDTH / width
-    small = cv2.resize(image, (DETECT_WIDTH, _stride_multiple(height * scale)), interpolation=cv2.INTER_AREA)
-    return small, scale
+    scale = DETECT_WIDTH / max(width, height)
+    size = (DETECT_WIDTH, _stride_multiple(height * scale)) if width >= height else \
+        (_stride_multiple(width * scale), DETECT_WIDTH)
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale
 
 
 def _stride_multiple(length: float) -> int:

@@ -101,12 +101,15 @@ def test_a_card_only_the_first_pass_found_is_kept_once() -> None:
     assert np.allclose(merged.origins[3], column.origins[3])
 
 
-@pytest.mark.parametrize(("size", "rows"), [((1280, 720), 432), ((1920, 1080), 432), ((1000, 1000), 768)])
-def test_a_picture_is_scaled_to_the_detector_width_in_whole_strides(size: tuple[int, int], rows: int) -> None:
+@pytest.mark.parametrize(("size", "scaled"), [((1280, 720), (768, 432)), ((1920, 1080), (768, 432)),
+                                             ((1000, 1000), (768, 768)), ((540, 960), (432, 768))])
+def test_a_picture_is_scaled_by_its_longer_side_in_whole_strides(size: tuple[int, int],
+                                                                 scaled: tuple[int, int]) -> None:
+    # A portrait picture's cards come out the size of a landscape picture's, at the same cost.
     width, height = size
     small, scale = scale_for_detection(np.zeros((height, width, 3), np.uint8))
-    assert scale == pytest.approx(DETECT_WIDTH / width)
-    assert small.shape == (rows, DETECT_WIDTH, 3)
+    assert scale == pytest.approx(DETECT_WIDTH / max(width, height))
+    assert small.shape == (scaled[1], scaled[0], 3)
 
 
 @pytest.mark.parametrize(("down", "roll"), [((0.0, 1.0), 0.0), ((1.0, 0.0), 90.0), ((-1.0, 0.0), -90.0),
