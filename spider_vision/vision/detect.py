@@ -97,7 +97,8 @@ def _stride_multiple(length: float) -> int:
     return max(STRIDE * 4, int(round(length / (STRIDE * 2))) * STRIDE * 2)
 
 
-def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRESHOLD) -> Detections:
+def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRESHOLD, *,
+                 roll: float | None = None) -> Detections:
     """Every face-up card whose corner index the detector finds in a BGR picture.
 
     A table seen from afar (cards under about 60 pixels tall at the
@@ -105,12 +106,16 @@ def detect_cards(models: Models, image: np.ndarray, threshold: float = PEAK_THRE
     towards ``ZOOM_TO``: the detector learned cards of about that size, and
     on much smaller ones it takes pips for corner indices. A table turned in
     the picture (a camera at the table's side or across it) is detected again
-    on the cards turned upright (``_detect_turned``).
+    on the cards turned upright (``_detect_turned``). ``roll`` (degrees, as
+    ``table_roll`` gives it) says which way the table is turned instead of
+    the cards of the first pass.
     """
     small, scale = scale_for_detection(image)
     to_picture = np.array([[image.shape[1] / small.shape[1], 0.0, 0.0], [0.0, image.shape[0] / small.shape[0], 0.0]])
     detections = _detect_scaled(models, small, to_picture, threshold)
-    roll = table_roll(detections)
+    if roll is None:
+        roll = table_roll(detections)
+    roll = (roll + 180.0) % 360.0 - 180.0
     if abs(roll) > UPRIGHT:
         turned = _detect_turned(models, image, small, to_picture, detections, roll, threshold)
         return turned if len(turned) else detections

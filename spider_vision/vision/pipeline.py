@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -28,7 +29,7 @@ from spider_vision.engine import Card
 from spider_vision.vision.calibration import Calibration, CalibrationError
 from spider_vision.vision.cascade import drop_phantom_peaks, repair_columns
 from spider_vision.vision.corners import drop_second_indices
-from spider_vision.vision.detect import Detections, detect_cards
+from spider_vision.vision.detect import Detections, detect_cards, table_roll
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
 from spider_vision.vision.framing import framing_warnings
 from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
@@ -54,6 +55,8 @@ good light has a mean of 30 and cards at 170)."""
 TOO_BRIGHT = 235.0
 """The mean grey above which a picture is washed out."""
 TOO_BLURRED = 12.0
+UPSIDE_DOWN_COLUMNS = 5
+"""Columns a table must show before it is read again the other way up (``_may_be_upside_down``)."""
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -126,12 +129,52 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
     """Every card in a BGR picture, and the SPN when the picture shows a whole, consistent Spider table."""
     started = time.perf_counter()
     image = _check_picture(image)
-    height, width = image.shape[:2]
     detections = detect_cards(models, image)
     if not len(detections):
         if _sharpness(image) < TOO_BLURRED:
             raise BadPictureError("the picture is too blurred to read cards from")
         raise NoCardsError("no cards found in the picture")
+    reading = _read_detections(image, models, detections, suits, calibration, known)
+    if _may_be_upside_down(reading):
+        turned = detect_cards(models, image, roll=table_roll(detections) + 180.0)
+        if len(turned):
+            other = _read_detections(image, models, turned, suits, calibration, known)
+            if _face_down(other) >= _face_down(reading) + len(_columns(other)):
+                reading = other
+    return replace(reading, milliseconds=(time.perf_counter() - started) * 1000)
+
+
+def _columns(reading: TableReading) -> set[int]:
+    return {card.column for card in reading.cards if card.column is not None}
+
+
+def _face_down(reading: TableReading) -> int:
+    return sum(not card.face_up for card in reading.cards)
+
+
+def _may_be_upside_down(reading: TableReading) -> bool:
+    """Whether the cards read may be the far corners of a table seen upside down.
+
+    Each column's uncovered card shows its index at both ends, the far one
+    upside down, and the detector finds either. Where no column shows more
+    than one card (the start of a game), the far indices can outnumber the
+    top ones and set the table's down direction the wrong way round; the
+    columns then read the cards' far ends, with the cloth where the
+    face-down cards should be. So a table that shows about one card per
+    column and fewer face-down cards than columns is read again the other
+    way up, and the reading that sees more face-down cards (one a column
+    more at least) is kept.
+    """
+    columns = len(_columns(reading))
+    face_up = sum(card.face_up and card.column is not None for card in reading.cards)
+    return columns >= UPSIDE_DOWN_COLUMNS and face_up <= 1.5 * columns and _face_down(reading) < columns
+
+
+def _read_detections(image: np.ndarray, models: Models, detections: Detections, suits: int | None,
+                     calibration: Calibration | None,
+                     known: dict[tuple[int, int], Card] | None) -> TableReading:
+    """The stages after detection: columns, reads, face-down counts, rules and the SPN."""
+    height, width = image.shape[:2]
     detections, layout = repair_columns(detections, group_columns(detections))
     detections, layout, (rank, suit, embeddings) = find_hidden_tops(
         image, models, detections, layout, read_corners(image, models, detections))
@@ -163,8 +206,7 @@ def read_table(image: np.ndarray, models: Models, *, suits: int | None = None,
         position, spn_warnings = build_spn(columns, mode, kings)
         warnings.extend(spn_warnings)
     order = sorted(range(len(cards)), key=lambda k: (cards[k].column is None, cards[k].column or 0, cards[k].index))
-    elapsed = (time.perf_counter() - started) * 1000
-    return TableReading(tuple(cards[k] for k in order), position, tuple(warnings), mode, (width, height), elapsed)
+    return TableReading(tuple(cards[k] for k in order), position, tuple(warnings), mode, (width, height))
 
 
 def _cards(image: np.ndarray, models: Models, detections: Detections, layout: Layout,

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from spider_vision.engine import Card
+from spider_vision.engine import Card, Position, deal_position
+from spider_vision.synth import random_scene, render
 from spider_vision.synth.truth import CardTruth
 from spider_vision.vision import (BadPictureError, Models, NoCardsError, NotAnImageError, TableReading, load_image,
                                   read_table)
@@ -99,6 +100,17 @@ def test_a_table_photographed_turned_reads_as_it_does_upright(models: Models, de
         assert near == [card]
     assert upright.position is not None
     assert turned.position in (upright.position, None)
+
+
+@pytest.mark.parametrize("roll", [3.0, 183.0])
+def test_a_new_game_photographed_from_across_the_table_reads_the_right_way_up(models: Models, roll: float) -> None:
+    # Each column shows one card, whose far index, upside down, the detector finds as readily as its top
+    # one; the face-down cards above the top indices tell which way up the table lies.
+    start = deal_position(12, 2)
+    scene = random_scene(12, 1280, 720).with_(roll=roll, hands=0, fit_view=True, view_offset=(0.0, 0.0))
+    rendering = render(start, scene, 12)
+    reading = read_table(rendering.image, models, suits=2)
+    assert reading.position == Position.from_spn(rendering.spn).observed().spn()
 
 
 def test_a_partial_view_keeps_its_cards_and_withholds_the_position(models: Models) -> None:
