@@ -2,6 +2,7 @@
 
     python3 bench/tracking.py [--videos N] [--moves M] [--illegal K] [--blocked B] [--fps F] [--json OUT]
     python3 bench/tracking.py --combine OUT1 OUT2 ...    # the figures over several sets
+    python3 bench/tracking.py --reuse --keep DIR --turn 1  # the same videos filmed from the table's side
 
 Renders game videos with seeds the vision models never saw, in the card
 style they were not trained on (procedural decks in the Caladea font), each
@@ -34,11 +35,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from spider_vision.engine import Deal, Position, apply_move, deal_position, reveal  # noqa: E402
 from spider_vision.gamelog import (  # noqa: E402
@@ -163,6 +166,8 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
         tracker = Tracker(models, suits=suits, log_path=log, source_name="video")
         flags = []
         for frame in source:
+            if args.turn:
+                frame = replace(frame, image=np.ascontiguousarray(np.rot90(frame.image, args.turn)))
             frames += 1
             flags.extend(tracker.feed(frame).flags)
         tracker.close()
@@ -222,6 +227,9 @@ def main() -> int:
     parser.add_argument("--suit-modes", type=lambda t: [int(x) for x in t.split(",")], default=[1, 2, 4],
                         help="suit modes cycled over the videos (default 1,2,4)")
     parser.add_argument("--seed", type=int, default=FIRST_SEED, help=f"first seed (default {FIRST_SEED})")
+    parser.add_argument("--turn", type=int, choices=range(4), default=0,
+                        help="quarter turns anticlockwise given to each frame before tracking: 1 or 3 films the "
+                             "table from its side, 2 from across it (default 0)")
     parser.add_argument("--keep", type=Path, default=None, help="write videos and logs here (default: a temp folder)")
     parser.add_argument("--reuse", action="store_true",
                         help="track the videos already in --keep instead of rendering them again")

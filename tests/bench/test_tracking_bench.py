@@ -7,14 +7,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_bench_reports_events_flags_and_speed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("turn", [0, 2])
+def test_bench_reports_events_flags_and_speed(tmp_path: Path, turn: int) -> None:
     out = tmp_path / "figures.json"
     subprocess.run(
         [sys.executable, str(ROOT / "bench" / "tracking.py"), "--videos", "1", "--moves", "3", "--illegal", "1",
-         "--blocked", "0", "--suit-modes", "1", "--fps", "8", "--keep", str(tmp_path), "--json", str(out)],
+         "--blocked", "0", "--suit-modes", "1", "--fps", "8", "--keep", str(tmp_path), "--json", str(out),
+         "--turn", str(turn)],
         capture_output=True, text=True, check=True, cwd=ROOT, timeout=300,
     )
     figures = json.loads(out.read_text())
