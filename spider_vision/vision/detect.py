@@ -3,7 +3,8 @@
 The detector's heat map peaks at corner-index centres; at each peak it also
 regresses the card's top-left corner and its right and down vectors, so one
 peak gives a whole card frame; a table seen from afar is detected again,
-enlarged. ``Detections`` holds them as arrays in the input picture's pixels.
+enlarged, and a table turned in the picture again, turned upright.
+``Detections`` holds them as arrays in the input picture's pixels.
 """
 
 from __future__ import annotations

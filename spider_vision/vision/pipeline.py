@@ -10,9 +10,10 @@ that print two) left out of the columns; warnings about the framing (cards
 too small, columns off the picture); the pip count of each column's
 uncovered last card multiplied into its read, and each column's sequence
 prior; the face-down counter on the strip above each column's lowest
-face-up card; the rules filter; the SPN. Partial views and layouts that are
-not Spider keep their cards and lose the position, with a warning saying
-why.
+face-up card; the rules filter; the SPN. A table that shows about one card
+a column and hardly any face-down card is read again the other way up.
+Partial views and layouts that are not Spider keep their cards and lose the
+position, with a warning saying why.
 """
 
 from __future__ import annotations
