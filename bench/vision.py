@@ -1,7 +1,7 @@
 """Reading accuracy and speed of the vision pipeline on rendered tables it never trained on.
 
-    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--size WxH] [--timing N] [--threads T]
-                            [--json OUT]
+    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--size WxH] [--turn K] [--timing N]
+                            [--threads T] [--json OUT]
 
 Two held-out sets: seeds the training never used (training card styles), and
 the unseen style (procedural decks in the Caladea font, left out of
@@ -15,7 +15,10 @@ figures for the twelve bundled stills of ``sample_images/`` (the pictures
 the demo and the tests use; ``--samples 0`` leaves them out). Then
 milliseconds per 1920x1080 frame end to end (picture in, TableReading out).
 The held-out tables are rendered at 1280x720 (the training pictures' size);
-``--size 1920x1080`` renders the same tables at the size that is timed.
+``--size 1920x1080`` renders the same tables at the size that is timed;
+``--turn 1`` reads every table and still turned a quarter round (a portrait
+picture: a phone held upright, or a camera at the table's side), ``--turn 2``
+upside down (a camera across the table), and maps the cards back to score them.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -43,11 +47,11 @@ STYLE_SEEDS = 200_000
 
 
 def measure(seeds: range, held_out_style: bool, models: Models,
-            size: tuple[int, int] = (1280, 720)) -> dict[str, float]:
+            size: tuple[int, int] = (1280, 720), turn: int = 0) -> dict[str, float]:
     total: dict[str, int] = {}
     for seed in seeds:
         rendering = render_seed(seed, held_out_style=held_out_style, width=size[0], height=size[1])
-        reading = _read(rendering.image, models, int(rendering.spn.split(" ")[-1]))
+        reading = _read(rendering.image, models, int(rendering.spn.split(" ")[-1]), turn)
         _add(total, score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view, rendering.scene.hands))
     return summarise(total, len(seeds))
 
@@ -57,14 +61,40 @@ def _add(total: dict[str, int], counts: dict[str, int]) -> None:
         total[key] = total.get(key, 0) + value
 
 
-def _read(image: np.ndarray, models: Models, suits: int) -> TableReading | None:
+def _read(image: np.ndarray, models: Models, suits: int, turn: int = 0) -> TableReading | None:
+    """The picture read after ``turn`` quarter turns anticlockwise, its cards mapped back into its pixels."""
+    turned = np.ascontiguousarray(np.rot90(image, turn))
     try:
-        return read_table(image, models, suits=suits)
+        reading = read_table(turned, models, suits=suits)
     except VisionError:
         return None
+    if not turn:
+        return reading
+    size = (turned.shape[1], turned.shape[0])
+    cards = []
+    for card in reading.cards:
+        box = card.index_box
+        if box is not None:
+            x, y, w, h = box
+            cx, cy = _unturn(np.array([[x + w / 2, y + h / 2]]), turn, size)[0]
+            w, h = (h, w) if turn % 2 else (w, h)
+            box = (cx - w / 2, cy - h / 2, w, h)
+        cards.append(card.with_(index_box=box, quad=_unturn(card.quad, turn, size),
+                                polygon=_unturn(card.polygon, turn, size)))
+    return replace(reading, cards=tuple(cards), image_size=(image.shape[1], image.shape[0]))
 
 
-def measure_samples(models: Models) -> dict[str, float]:
+def _unturn(points: np.ndarray, turn: int, size: tuple[int, int]) -> np.ndarray:
+    """Points (n, 2) of a picture given ``turn`` quarter turns (``np.rot90``; ``size`` its width and height)
+    in the picture's own pixels."""
+    x, y = points[:, 0], points[:, 1]
+    width, height = size
+    for _ in range(turn):
+        x, y, width, height = height - y, x, height, width
+    return np.stack([x, y], axis=1)
+
+
+def measure_samples(models: Models, turn: int = 0) -> dict[str, float]:
     """The bundled stills, scored against the truth written beside each."""
     total: dict[str, int] = {}
     stills = json.loads((SAMPLES / "index.json").read_text())["stills"]
@@ -72,7 +102,7 @@ def measure_samples(models: Models) -> dict[str, float]:
         truth = json.loads((SAMPLES / still["truth"]).read_text())
         image = cv2.imread(str(SAMPLES / still["image"]))
         cards = [CardTruth.from_json(card) for card in truth["cards"]]
-        _add(total, score(_read(image, models, still["suits"]), cards, truth["spn"], truth["scene"]["fit_view"],
+        _add(total, score(_read(image, models, still["suits"], turn), cards, truth["spn"], truth["scene"]["fit_view"],
                           truth["scene"].get("hands", 0)))
     return summarise(total, len(stills))
 
@@ -106,6 +136,10 @@ def main() -> int:
     parser.add_argument("--size", type=_size, default=(1280, 720),
                         help="width x height of the held-out tables (default 1280x720)")
     parser.add_argument("--samples", type=int, default=1, help="score the bundled stills too (default 1)")
+    parser.add_argument("--turn", type=int, choices=range(4), default=0,
+                        help="quarter turns anticlockwise given to each table and still before it is read: 1 or "
+                             "3 is a phone held upright or a camera at the table's side, 2 a camera across it "
+                             "(default 0)")
     parser.add_argument("--timing", type=int, default=10, help="1920x1080 frames timed (default 10)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
     parser.add_argument("--models", type=Path, default=None)
@@ -116,12 +150,13 @@ def main() -> int:
     figures: dict[str, object] = {}
     if args.scenes:
         first = HELD_OUT_SEEDS + args.first
-        figures["held_out_seeds"] = measure(range(first, first + args.scenes), False, models, args.size)
+        figures["held_out_seeds"] = measure(range(first, first + args.scenes), False, models, args.size, args.turn)
     if args.style_scenes:
         first = STYLE_SEEDS + args.first
-        figures["unseen_style"] = measure(range(first, first + args.style_scenes), True, models, args.size)
+        figures["unseen_style"] = measure(range(first, first + args.style_scenes), True, models, args.size,
+                                         args.turn)
     if args.samples:
-        figures["bundled_stills"] = measure_samples(models)
+        figures["bundled_stills"] = measure_samples(models, args.turn)
     if args.timing:
         figures["ms_per_1080p_frame"] = round(timing(args.timing, models), 1)
         figures["threads"] = args.threads

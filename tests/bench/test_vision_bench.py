@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -57,6 +59,16 @@ def test_vision_bench_renders_the_held_out_tables_at_the_size_asked() -> None:
     # Its cards are 50-65 px tall at 1280x720 and half as tall again at 1920x1080.
     assert "50-65 px" in bands(small)
     assert not bands(large) & {"<50 px", "50-65 px"}
+
+
+@pytest.mark.parametrize("turn", ["1", "2", "3"])
+def test_vision_bench_scores_a_turned_table_in_its_own_pixels(turn: str) -> None:
+    base = ("--style-scenes", "0", "--samples", "0", "--timing", "0", "--scenes", "2")
+    upright = _run(str(ROOT / "bench" / "vision.py"), *base)["held_out_seeds"]
+    turned = _run(str(ROOT / "bench" / "vision.py"), *base, "--turn", turn)["held_out_seeds"]
+    assert turned["readable_cards"] == upright["readable_cards"] > 20
+    # Cards mapped back to the wrong place would be missed.
+    assert upright["recall"] > 0.9 and turned["recall"] >= 0.9 * upright["recall"]
 
 
 def test_vision_bench_refuses_a_size_that_is_not_width_x_height() -> None:
