@@ -170,9 +170,7 @@ def _detect_turned(models: Models, image: np.ndarray, small: np.ndarray, small_t
     if np.any(high - low < 32):
         return first
     scale = 1.0 / small_to_picture[0, 0]
-    zoomed = ZOOM_TO / max(card_height, 1.0)
-    budget = float(np.sqrt(ZOOM_AREA * small.shape[0] * small.shape[1] / np.prod(high - low)))
-    target = min(zoomed, budget) if zoomed >= scale * ZOOM_MIN else min(scale, budget)
+    target = _detection_scale(card_height, float(np.prod(high - low)), small.shape[0] * small.shape[1], scale)
     columns, rows = _stride_multiple((high[0] - low[0]) * target), _stride_multiple((high[1] - low[1]) * target)
     # Picture pixels to turned pixels: turn, shift the region to the origin, scale to the canvas.
     to_turned = np.hstack([rotation, -low[:, None]]) * np.array([[columns / (high[0] - low[0])],
@@ -228,12 +226,23 @@ def _zoom_box(detections: Detections, shape: tuple[int, ...],
     x0, y0, x1, y1 = int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))
     if x1 - x0 < 32 or y1 - y0 < 32:
         return None
-    zoomed = ZOOM_TO / card_height
-    budget = np.sqrt(ZOOM_AREA * DETECT_WIDTH * DETECT_WIDTH * height / width / ((x1 - x0) * (y1 - y0)))
-    zoomed = min(zoomed, float(budget))
+    zoomed = _detection_scale(card_height, (x1 - x0) * (y1 - y0), width * height * scale**2, scale)
     if zoomed < scale * ZOOM_MIN:
         return None
     return (x0, y0, x1, y1), zoomed
+
+
+def _detection_scale(card_height: float, region_area: float, first_area: float, scale: float) -> float:
+    """The scale to detect a region of ``region_area`` picture pixels at, after a first pass at ``scale``
+    over ``first_area`` detector pixels.
+
+    Enlarged towards ``ZOOM_TO`` when that grows the cards by ``ZOOM_MIN``
+    at least, else the first pass's scale; either way the region gets at
+    most ``ZOOM_AREA`` times the first pass's pixels, so time is bounded.
+    """
+    budget = float(np.sqrt(ZOOM_AREA * first_area / region_area))
+    zoomed = ZOOM_TO / max(card_height, 1.0)
+    return min(zoomed, budget) if zoomed >= scale * ZOOM_MIN else min(scale, budget)
 
 
 def _detect_scaled(models: Models, small: np.ndarray, to_picture: np.ndarray, threshold: float) -> Detections:

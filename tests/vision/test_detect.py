@@ -74,9 +74,12 @@ def test_the_enlarged_crop_holds_every_card_and_aims_at_the_trained_size() -> No
     assert scale * 30.0 == pytest.approx(ZOOM_TO)
 
 
-def test_a_crop_as_large_as_the_picture_is_enlarged_within_the_time_budget() -> None:
-    cards = _cards(30.0, count=10, spacing=80.0, rows=5)
-    box, scale = _zoom_box(cards, (540, 960), 0.8)
+@pytest.mark.parametrize(("shape", "rows", "count"), [((540, 960), 5, 10), ((960, 540), 10, 5)])
+def test_a_crop_as_large_as_the_picture_is_enlarged_within_the_time_budget(shape: tuple[int, int], rows: int,
+                                                                           count: int) -> None:
+    # A landscape picture and a portrait one, each 768 x 432 pixels to the detector's first pass at scale 0.8.
+    cards = _cards(30.0, count=count, spacing=80.0, rows=rows)
+    box, scale = _zoom_box(cards, shape, 0.8)
     x0, y0, x1, y1 = box
     assert (x1 - x0) * (y1 - y0) * scale**2 <= ZOOM_AREA * 768 * 432 * 1.01
     assert scale * 30.0 < ZOOM_TO
