@@ -156,7 +156,7 @@ FORCED_COST = 3.0
 100+100 tables forcing at any cost moved sure counts to make up for a face-up card missed or found twice
 elsewhere: face-down counts 93.2% / 94.9% against 94.2% / 95.5% with a limit of 4.6. Swept from 0 to 12
 on the first 100 + 100 tables of ``bench/vision.py`` and checked on the next (``--first 200``), 3 counts
-8 columns of 3566 more right than 4.6 (800 against 795 of 836, 873 / 872 of 928, 873 / 871 of 896, the
+8 more of 3566 columns right than 4.6 (800 against 795 of 836, 873 / 872 of 928, 873 / 871 of 896, the
 unseen style's first sample the same) and loses none, with the same exact positions; 2 and under lose
 exact positions, 6 and over lose columns."""
 
