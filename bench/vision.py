@@ -1,7 +1,7 @@
 """Reading accuracy and speed of the vision pipeline on rendered tables it never trained on.
 
-    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--size WxH] [--turn K] [--timing N]
-                            [--threads T] [--json OUT]
+    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--size WxH] [--turn K] [--by-scene]
+                            [--timing N] [--threads T] [--json OUT]
 
 Two held-out sets: seeds the training never used (training card styles), and
 the unseen style (procedural decks in the Caladea font, left out of
@@ -19,6 +19,10 @@ The held-out tables are rendered at 1280x720 (the training pictures' size);
 ``--turn 1`` reads every table and still turned a quarter round (a portrait
 picture: a phone held upright, or a camera at the table's side), ``--turn 2``
 upside down (a camera across the table), and maps the cards back to score them.
+``--by-scene`` adds, for each held-out set, the headline figures of each
+kind of scene (``SCENE_GROUPS``: suit mode, a hand over the table, a turned
+table, a camera tilted sideways, motion blur, tight face-up steps), to show
+where the errors are.
 """
 
 from __future__ import annotations
@@ -29,12 +33,14 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from spider_vision.synth import Rendering  # noqa: E402
 from spider_vision.synth.truth import CardTruth  # noqa: E402
 from spider_vision.vision import Models, TableReading, VisionError, read_table  # noqa: E402
 from spider_vision.vision.evaluation import score, summarise  # noqa: E402
@@ -46,14 +52,61 @@ HELD_OUT_SEEDS = 100_000
 STYLE_SEEDS = 200_000
 
 
-def measure(seeds: range, held_out_style: bool, models: Models,
-            size: tuple[int, int] = (1280, 720), turn: int = 0) -> dict[str, float]:
+def _turned(degrees: float) -> float:
+    """An angle's distance from 0 degrees, whichever way round (0 to 180)."""
+    return abs((degrees + 180.0) % 360.0 - 180.0)
+
+
+TIGHT_STEP = 0.21
+"""Face-up steps (in card heights) up to this are the tightest quarter of the held-out scenes: the
+next card hides much of each index."""
+
+SCENE_GROUPS: tuple[tuple[str, Callable[[Rendering], bool]], ...] = (
+    ("1 suit", lambda r: r.spn.endswith(" 1")),
+    ("2 suits", lambda r: r.spn.endswith(" 2")),
+    ("4 suits", lambda r: r.spn.endswith(" 4")),
+    ("a hand over the table", lambda r: r.scene.hands > 0),
+    ("no hand", lambda r: r.scene.hands == 0),
+    ("turned 20 degrees or more", lambda r: _turned(r.scene.roll) >= 20),
+    ("upright within 20 degrees", lambda r: _turned(r.scene.roll) < 20),
+    ("tilted sideways (45 degrees or more off the picture's up)", lambda r: _turned(r.scene.tilt_azimuth) >= 45),
+    ("motion blur", lambda r: r.scene.motion_blur > 0),
+    (f"face-up steps up to {TIGHT_STEP} card heights", lambda r: r.scene.up_step <= TIGHT_STEP),
+)
+"""Named kinds of scene that ``--by-scene`` gives figures for (a table may be of several kinds)."""
+
+BY_SCENE_FIGURES = {"card_accuracy": "readable", "card_accuracy_covered_index": "readable_covered",
+                    "down_count_accuracy": "columns", "exact_position": "full_view"}
+"""The figures ``--by-scene`` gives, each with the count it is a share of (none when that is 0)."""
+
+
+def measure(seeds: range, held_out_style: bool, models: Models, size: tuple[int, int] = (1280, 720),
+            turn: int = 0, by_scene: bool = False) -> dict[str, object]:
     total: dict[str, int] = {}
+    groups: dict[str, dict[str, int]] = {name: {} for name, _ in SCENE_GROUPS}
+    members = dict.fromkeys(groups, 0)
     for seed in seeds:
         rendering = render_seed(seed, held_out_style=held_out_style, width=size[0], height=size[1])
         reading = _read(rendering.image, models, int(rendering.spn.split(" ")[-1]), turn)
-        _add(total, score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view, rendering.scene.hands))
-    return summarise(total, len(seeds))
+        counts = score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view, rendering.scene.hands)
+        _add(total, counts)
+        for name, belongs in SCENE_GROUPS:
+            if belongs(rendering):
+                _add(groups[name], counts)
+                members[name] += 1
+    figures: dict[str, object] = dict(summarise(total, len(seeds)))
+    if by_scene:
+        figures["by_scene"] = {name: _scene_figures(groups[name], members[name]) for name in groups if members[name]}
+    return figures
+
+
+def _scene_figures(total: dict[str, int], scenes: int) -> dict[str, float | None]:
+    """The headline figures of one kind of scene, with its tables, cards and full views."""
+    figures = summarise(total, scenes)
+    counts = {**total, "readable_covered": total.get("readable", 0) - total.get("readable_whole", 0)}
+    return {"scenes": scenes, "readable_cards": figures["readable_cards"], "full_views": figures["full_views"],
+            **{key: round(float(figures[key]), 4) if counts.get(count) else None
+               for key, count in BY_SCENE_FIGURES.items()}}
 
 
 def _add(total: dict[str, int], counts: dict[str, int]) -> None:
@@ -140,6 +193,9 @@ def main() -> int:
                         help="quarter turns anticlockwise given to each table and still before it is read: 1 or "
                              "3 is a phone held upright or a camera at the table's side, 2 a camera across it "
                              "(default 0)")
+    parser.add_argument("--by-scene", action="store_true",
+                        help="also give the figures of each kind of scene (suit mode, hands, turned, tilted "
+                             "sideways, motion blur, tight steps)")
     parser.add_argument("--timing", type=int, default=10, help="1920x1080 frames timed (default 10)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
     parser.add_argument("--models", type=Path, default=None)
@@ -150,11 +206,12 @@ def main() -> int:
     figures: dict[str, object] = {}
     if args.scenes:
         first = HELD_OUT_SEEDS + args.first
-        figures["held_out_seeds"] = measure(range(first, first + args.scenes), False, models, args.size, args.turn)
+        figures["held_out_seeds"] = measure(range(first, first + args.scenes), False, models, args.size, args.turn,
+                                            args.by_scene)
     if args.style_scenes:
         first = STYLE_SEEDS + args.first
         figures["unseen_style"] = measure(range(first, first + args.style_scenes), True, models, args.size,
-                                         args.turn)
+                                         args.turn, args.by_scene)
     if args.samples:
         figures["bundled_stills"] = measure_samples(models, args.turn)
     if args.timing:

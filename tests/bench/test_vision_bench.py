@@ -76,3 +76,20 @@ def test_vision_bench_refuses_a_size_that_is_not_width_x_height() -> None:
                             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2
     assert "a size is WIDTHxHEIGHT" in result.stderr
+
+
+def test_vision_bench_splits_its_figures_by_kind_of_scene() -> None:
+    figures = _run(str(ROOT / "bench" / "vision.py"), "--style-scenes", "0", "--samples", "0", "--timing", "0",
+                   "--scenes", "4", "--by-scene")["held_out_seeds"]
+    groups = figures["by_scene"]
+    # Each pair of kinds that splits every table between them adds up to the whole set.
+    for kinds in (("1 suit", "2 suits", "4 suits"), ("a hand over the table", "no hand"),
+                  ("turned 20 degrees or more", "upright within 20 degrees")):
+        present = [groups[kind] for kind in kinds if kind in groups]
+        assert sum(group["scenes"] for group in present) == figures["scenes"] == 4
+        assert sum(group["readable_cards"] for group in present) == figures["readable_cards"]
+        right = sum(group["card_accuracy"] * group["readable_cards"] for group in present)
+        assert right == pytest.approx(figures["card_accuracy"] * figures["readable_cards"], abs=0.01)
+    for group in groups.values():
+        assert group["scenes"] >= 1
+        assert group["exact_position"] is None if group["full_views"] == 0 else 0 <= group["exact_position"] <= 1
