@@ -82,7 +82,7 @@ def test_vision_bench_splits_its_figures_by_kind_of_scene() -> None:
     figures = _run(str(ROOT / "bench" / "vision.py"), "--style-scenes", "0", "--samples", "0", "--timing", "0",
                    "--scenes", "4", "--by-scene")["held_out_seeds"]
     groups = figures["by_scene"]
-    # Each pair of kinds that splits every table between them adds up to the whole set.
+    # Kinds that split every table between them add up to the whole set.
     for kinds in (("1 suit", "2 suits", "4 suits"), ("a hand over the table", "no hand"),
                   ("turned 20 degrees or more", "upright within 20 degrees")):
         present = [groups[kind] for kind in kinds if kind in groups]
