@@ -66,8 +66,8 @@ def _cut_columns(detections: Detections, layout: Layout, size: tuple[int, int]) 
     return cut
 
 
-def _columns_past_edge(detections: Detections, layout: Layout, size: tuple[int, int]) -> int:
-    """At how many ends (0, 1 or 2) the row of piles found runs on past the picture's edge.
+def _columns_past_edge(detections: Detections, layout: Layout, size: tuple[int, int]) -> bool:
+    """Whether the row of piles found runs on past the picture's edge at either end.
 
     A column wholly off the picture has no card to find, so its pile cannot
     run past the edge. Where fewer than ten piles are found and the row of
@@ -75,7 +75,7 @@ def _columns_past_edge(detections: Detections, layout: Layout, size: tuple[int, 
     outside the picture, more columns likely lie there.
     """
     if layout.full or not 2 <= len(layout.columns) < 10:
-        return 0
+        return False
     tops = np.array([column[0] for column in layout.columns])
     row = layout.rotation[0]
     across = detections.origins[tops] @ row
@@ -83,13 +83,10 @@ def _columns_past_edge(detections: Detections, layout: Layout, size: tuple[int, 
     tops, across = tops[order], across[order]
     step = float(np.median(np.diff(across)))
     if step < float(np.median(np.linalg.norm(detections.rights[tops], axis=1))):
-        return 0
+        return False
     width, height = size
-    past = 0
-    for end, direction in ((tops[0], -1.0), (tops[-1], 1.0)):
-        x, y = detections.centres[end] + direction * step * row
-        past += not (0 <= x < width and 0 <= y < height)
-    return past
+    nexts = (detections.centres[end] + direction * step * row for end, direction in ((tops[0], -1.0), (tops[-1], 1.0)))
+    return any(not (0 <= x < width and 0 <= y < height) for x, y in nexts)
 
 
 def reaches_past_edge(corners: np.ndarray, size: tuple[int, int], margin: float) -> bool:
