@@ -1,0 +1,26 @@
+"""The deck-calibration benchmark on a small input: one deck, two tables."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_calibration_bench_reads_a_deck_with_and_without_its_calibration() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "calibration.py"), "--decks", "proc-4", "--tables", "2"],
+        capture_output=True, text=True, check=True, cwd=ROOT, timeout=300,
+    )
+    figures = json.loads(result.stdout)
+    deck = figures["decks"]["proc-4"]
+    assert deck["calibration"]["classes"] > 20  # a mid-game four-suit table shows many classes
+    plain, calibrated = deck["uncalibrated"], deck["calibrated"]
+    assert plain["readable_cards"] == calibrated["readable_cards"] > 20
+    for reading in (plain, calibrated):
+        assert 0.6 * reading["readable_cards"] < reading["cards_right"] <= reading["readable_cards"]
+        assert reading["card_accuracy"] == round(reading["cards_right"] / reading["readable_cards"], 4)
+    assert figures["all"] == {name: deck[name] for name in ("uncalibrated", "calibrated")}
