@@ -29,15 +29,25 @@ def test_round_trip_through_a_file(tmp_path: Path) -> None:
     np.testing.assert_allclose(loaded.prototypes, calibration.prototypes, rtol=1e-6)
 
 
-def test_a_crop_like_a_prototype_moves_towards_its_class() -> None:
+@pytest.mark.parametrize(
+    ("rival", "rival_belief", "read_as"),
+    [
+        ("Kh", 0.55, "Ah"),  # between two classes the photo showed, the crop's look decides
+        ("4h", 0.55, "4h"),  # a class the photo did not show may be what the crop is: the reader decides
+        ("4d", 0.9, "4d"),  # so a sure read of one is not pulled to the shown class the crop resembles
+    ],
+)
+def test_a_crop_like_a_prototype_moves_only_between_classes_shown(
+    rival: str, rival_belief: float, read_as: str
+) -> None:
     embeddings, cards = _examples()
     calibration = Calibration.from_examples(embeddings, cards)
-    # The reader hesitates between Ah and 4h; the embedding is the Ah prototype's.
+    # The reader hesitates between the rival and Ah; the crop's embedding is an Ah example's.
     belief = np.full((1, 52), 1e-4)
-    belief[0, class_index(parse_card("4h"))] = 0.55
-    belief[0, class_index(parse_card("Ah"))] = 0.45
+    belief[0, class_index(parse_card(rival))] = rival_belief
+    belief[0, class_index(parse_card("Ah"))] = 1 - rival_belief
     adjusted = calibration.adjust(belief / belief.sum(), embeddings[:1])
-    assert adjusted[0].argmax() == class_index(parse_card("Ah"))
+    assert adjusted[0].argmax() == class_index(parse_card(read_as))
     assert adjusted.sum() == pytest.approx(1.0)
 
 
