@@ -1,12 +1,13 @@
 """What deck calibration does: cards read right on tables of one deck, with and without calibrating to it.
 
-    python3 bench/calibration.py [--decks proc-4,proc-11] [--tables 30] [--first 1000] [--json OUT]
+    python3 bench/calibration.py [--decks proc-4,proc-11] [--tables 30] [--first 1000] [--suit h] [--json OUT]
 
 For each deck, one clean photo of a mid-game four-suit table (no hand,
 camera nearly square above, no blur) is the calibration photo, its face-up
 cards named as a player names them (``calibrate``: column a to j, each top
 to bottom); when the photo's cards are not all found one by one, the next
-seed's photo is tried. Then ``--tables`` other tables of that deck (random
+seed's photo is tried. With ``--suit`` only that suit's prototypes are
+kept, as from a photo of its thirteen cards (the README's example). Then ``--tables`` other tables of that deck (random
 scenes, modes and games, the same seeds for every deck) are read with and
 without the calibration. Per deck and in all: cards read right, exact
 positions. The default decks are the unseen style's, which the reader never
@@ -23,10 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spider_vision.engine import Position, deal_position  # noqa: E402
+import numpy as np  # noqa: E402
+
+from spider_vision.engine import Card, Position, deal_position  # noqa: E402
 from spider_vision.synth import Rendering, random_play, random_scene, render  # noqa: E402
 from spider_vision.vision import Calibration, CalibrationError, Models, VisionError, calibrate, read_table  # noqa: E402
 from spider_vision.vision.evaluation import score, summarise  # noqa: E402
+from spider_vision.vision.reading import class_index  # noqa: E402
 from spider_vision.vision.training.dataset import HELD_OUT_STYLES  # noqa: E402
 
 CALIBRATION_SEEDS = range(900, 920)
@@ -47,21 +51,29 @@ def table(seed: int, deck: str, *, clean: bool = False) -> tuple[Rendering, Posi
     return render(position, scene, seed), position
 
 
-def deck_calibration(deck: str, models: Models) -> tuple[Calibration, int] | None:
-    """The calibration from the first clean photo whose face-up cards are all found, and its seed."""
+def deck_calibration(deck: str, models: Models, suit: str | None = None) -> tuple[Calibration, int] | None:
+    """The calibration from the first clean photo whose face-up cards are all found, and its seed.
+
+    With ``suit``, only that suit's prototypes: each prototype is the mean of
+    its own class's crops, so this is what a photo of that suit's cards gives.
+    """
     for seed in CALIBRATION_SEEDS:
         rendering, position = table(seed, deck, clean=True)
         names = [card for column in position.columns for card in column.up]
         try:
-            return calibrate(rendering.image, models, names), seed
+            calibration = calibrate(rendering.image, models, names)
         except (CalibrationError, VisionError):
             continue
+        if suit is not None:
+            shown = np.isin(calibration.classes, [class_index(Card(rank, suit)) for rank in range(1, 14)])
+            calibration = Calibration(calibration.classes[shown], calibration.prototypes[shown])
+        return calibration, seed
     return None
 
 
-def measure(deck: str, seeds: range, models: Models) -> dict[str, object]:
+def measure(deck: str, seeds: range, models: Models, suit: str | None = None) -> dict[str, object]:
     """Figures for ``deck`` read without and with its calibration."""
-    found = deck_calibration(deck, models)
+    found = deck_calibration(deck, models, suit)
     if found is None:
         return {"calibration": None}
     calibration, seed = found
@@ -97,12 +109,14 @@ def main() -> int:
                         help="comma-separated deck names (default: the unseen style's decks)")
     parser.add_argument("--tables", type=int, default=30, help="tables read per deck (default 30)")
     parser.add_argument("--first", type=int, default=1000, help="first table seed (default 1000)")
+    parser.add_argument("--suit", choices=list("shdc"), default=None,
+                        help="keep only this suit's prototypes, as from a photo of its thirteen cards")
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     models = Models.load(args.models)
     seeds = range(args.first, args.first + args.tables)
-    decks = {deck: measure(deck, seeds, models) for deck in args.decks.split(",") if deck}
+    decks = {deck: measure(deck, seeds, models, args.suit) for deck in args.decks.split(",") if deck}
     total: dict[str, dict[str, int]] = {}
     for figures in decks.values():
         for name in ("uncalibrated", "calibrated"):

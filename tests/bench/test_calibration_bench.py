@@ -7,17 +7,28 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_calibration_bench_reads_a_deck_with_and_without_its_calibration() -> None:
+@pytest.mark.parametrize(
+    ("options", "fewest", "most"),
+    [
+        ((), 20, 52),  # a mid-game four-suit table shows many classes
+        (("--suit", "h"), 1, 13),  # only the hearts' prototypes are kept
+    ],
+)
+def test_calibration_bench_reads_a_deck_with_and_without_its_calibration(
+    options: tuple[str, ...], fewest: int, most: int
+) -> None:
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "calibration.py"), "--decks", "proc-4", "--tables", "2"],
+        [sys.executable, str(ROOT / "bench" / "calibration.py"), "--decks", "proc-4", "--tables", "2", *options],
         capture_output=True, text=True, check=True, cwd=ROOT, timeout=300,
     )
     figures = json.loads(result.stdout)
     deck = figures["decks"]["proc-4"]
-    assert deck["calibration"]["classes"] > 20  # a mid-game four-suit table shows many classes
+    assert fewest <= deck["calibration"]["classes"] <= most
     plain, calibrated = deck["uncalibrated"], deck["calibrated"]
     assert plain["readable_cards"] == calibrated["readable_cards"] > 20
     for reading in (plain, calibrated):
