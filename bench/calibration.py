@@ -103,6 +103,22 @@ def _headline(total: dict[str, int], tables: int) -> dict[str, float | int]:
             "exact_positions": int(total.get("exact", 0)), "full_views": rates["full_views"]}
 
 
+def _all_decks(decks: dict[str, dict[str, object]]) -> dict[str, dict[str, float | int]]:
+    """The decks' counts summed, uncalibrated and calibrated, with the share of cards right."""
+    total: dict[str, dict[str, float | int]] = {}
+    for figures in decks.values():
+        for name in ("uncalibrated", "calibrated"):
+            reading = figures.get(name)
+            if not isinstance(reading, dict):
+                continue
+            counts = total.setdefault(name, {})
+            for key in ("readable_cards", "cards_right", "exact_positions", "full_views"):
+                counts[key] = counts.get(key, 0) + reading[key]
+    for counts in total.values():
+        counts["card_accuracy"] = round(counts["cards_right"] / max(counts["readable_cards"], 1), 4)
+    return total
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--decks", default=",".join(HELD_OUT_STYLES),
@@ -117,18 +133,10 @@ def main() -> int:
     models = Models.load(args.models)
     seeds = range(args.first, args.first + args.tables)
     decks = {deck: measure(deck, seeds, models, args.suit) for deck in args.decks.split(",") if deck}
-    total: dict[str, dict[str, int]] = {}
-    for figures in decks.values():
-        for name in ("uncalibrated", "calibrated"):
-            if name in figures:
-                for key in ("readable_cards", "cards_right", "exact_positions", "full_views"):
-                    total.setdefault(name, {})[key] = total.get(name, {}).get(key, 0) + figures[name][key]
-    for counts in total.values():
-        counts["card_accuracy"] = round(counts["cards_right"] / max(counts["readable_cards"], 1), 4)
-    text = json.dumps({"decks": decks, "all": total}, indent=1)
-    print(text)
+    text = json.dumps({"decks": decks, "all": _all_decks(decks)}, indent=1)
     if args.json:
         args.json.write_text(text + "\n")
+    print(text)
     return 0
 
 
