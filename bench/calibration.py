@@ -7,11 +7,11 @@ camera nearly square above, no blur) is the calibration photo, its face-up
 cards named as a player names them (``calibrate``: column a to j, each top
 to bottom); when the photo's cards are not all found one by one, the next
 seed's photo is tried. With ``--suit`` only that suit's prototypes are
-kept, as from a photo of its thirteen cards (the README's example). Then ``--tables`` other tables of that deck (random
-scenes, modes and games, the same seeds for every deck) are read with and
-without the calibration. Per deck and in all: cards read right, exact
-positions. The default decks are the unseen style's, which the reader never
-trained on.
+kept, as from a photo of its thirteen cards (the README's example). Then
+``--tables`` other tables of that deck (random scenes, modes and games, the
+same seeds for every deck) are read with and without the calibration. Per
+deck and in all: cards read right, exact positions. The default decks are
+the unseen style's, which the reader never trained on.
 """
 
 from __future__ import annotations
