@@ -27,7 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from spider_vision.engine import Card, Position, deal_position  # noqa: E402
-from spider_vision.synth import Rendering, random_play, random_scene, render  # noqa: E402
+from spider_vision.synth import (  # noqa: E402
+    Rendering, extra_style_names, random_play, random_scene, render, style_names,
+)
 from spider_vision.vision import Calibration, CalibrationError, Models, VisionError, calibrate, read_table  # noqa: E402
 from spider_vision.vision.evaluation import score, summarise  # noqa: E402
 from spider_vision.vision.reading import class_index  # noqa: E402
@@ -130,9 +132,13 @@ def main() -> int:
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
+    names = [deck for deck in args.decks.split(",") if deck]
+    unknown = sorted(set(names) - set(style_names()) - set(extra_style_names()))
+    if unknown or not names or args.tables < 1:
+        parser.error(f"unknown deck(s) {', '.join(unknown)}" if unknown else "give at least one deck and one table")
     models = Models.load(args.models)
     seeds = range(args.first, args.first + args.tables)
-    decks = {deck: measure(deck, seeds, models, args.suit) for deck in args.decks.split(",") if deck}
+    decks = {deck: measure(deck, seeds, models, args.suit) for deck in names}
     text = json.dumps({"decks": decks, "all": _all_decks(decks)}, indent=1)
     if args.json:
         args.json.write_text(text + "\n")
