@@ -268,13 +268,18 @@ def calibrate(image: np.ndarray, models: Models, cards: list[Card]) -> Calibrati
     ``cards`` name the face-up cards in the photo left to right by column (in
     the layout's own frame), each column top to bottom; for example A to K of
     one suit laid side by side, or a dealt table's face-up cards column a to j.
+    Cards found away from the columns (a removed run, the stock's top card)
+    come last; naming only the columns' cards leaves them out.
     """
     image = _check_picture(image)
     found = detect_cards(models, image)
     # The same cards as ``read_table`` finds (missed ones inside columns added), so that names line up.
     detections, layout = repair_columns(found, group_columns(found))
-    order = [i for column in layout.columns for i in column] + list(layout.loose)
+    order = [i for column in layout.columns for i in column]
+    if len(cards) != len(order):
+        order += list(layout.loose)
     if len(order) != len(cards):
-        raise CalibrationError(f"{len(cards)} cards named but {len(order)} face-up cards found in the photo")
+        loose = f" ({len(layout.loose)} of them away from the columns)" if layout.loose else ""
+        raise CalibrationError(f"{len(cards)} cards named but {len(order)} face-up cards found in the photo{loose}")
     _, _, embeddings = read_corners(image, models, detections.subset(np.array(order, dtype=int)))
     return Calibration.from_examples(embeddings, cards)

@@ -12,10 +12,11 @@ import pytest
 from spider_vision.engine import Card, Position, deal_position
 from spider_vision.synth import random_scene, render
 from spider_vision.synth.truth import CardTruth
-from spider_vision.vision import (BadPictureError, Models, NoCardsError, NotAnImageError, TableReading, load_image,
-                                  read_table)
+from spider_vision.vision import (BadPictureError, CalibrationError, Models, NoCardsError, NotAnImageError,
+                                  TableReading, calibrate, load_image, read_table)
 from spider_vision.vision.evaluation import score, summarise
 from spider_vision.vision.framing import is_framing
+from spider_vision.vision.reading import class_index
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 NAMES = ["start-4suit-kennard", "mid-2suit-wood", "late-4suit-glare", "rotated-2suit", "mid-4suit-oblique",
@@ -177,3 +178,18 @@ def test_framing_warnings_tell_the_player_how_to_aim_the_camera(models: Models, 
     assert len(framing) == len(phrases), reading.warnings
     for warning, phrase in zip(framing, phrases):
         assert phrase in warning
+
+
+@pytest.mark.parametrize("seed", [16, 26])
+def test_calibration_names_the_columns_cards_alone_when_others_lie_apart(models: Models, seed: int) -> None:
+    # A new game photographed with something card-like beside the tableau (the renderer's clutter, found
+    # as a card away from the columns): the player names the ten cards dealt face up, column a to j.
+    position = deal_position(seed, 4)
+    scene = random_scene(seed, 1280, 720, hands=0, tilt=5.0, roll=0.0, card_px=150.0, motion_blur=0.0,
+                         defocus=0.0, glare=0.0, view_offset=(0.0, 0.05), clutter=3)
+    image = render(position, scene, seed).image
+    names = [card for column in position.columns for card in column.up]
+    calibration = calibrate(image, models, names)
+    assert sorted(calibration.classes) == sorted({class_index(card) for card in names})
+    with pytest.raises(CalibrationError, match=r"9 cards named but \d+ face-up cards .* away from the columns"):
+        calibrate(image, models, names[:-1])
