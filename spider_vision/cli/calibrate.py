@@ -35,8 +35,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "calibrate",
         help="adapt the card reader to your deck from one photo of known cards",
         description="Lay out known cards face up (for example A to K of one suit side by side), take one "
-        "photo and name the cards left to right, each column top to bottom. The reader's prototypes of "
-        "your deck are written to --out; pass that file to 'analyze --calibration'.",
+        "photo and name the cards left to right, each column top to bottom (cards away from the columns "
+        "last, or not at all). The reader's prototypes of your deck are written to --out; pass that file "
+        "to 'analyze --calibration'.",
     )
     parser.add_argument("image", type=Path, metavar="IMAGE", help="the photo of the known cards")
     parser.add_argument("--cards", required=True, metavar="CARDS", help='the cards shown, e.g. "Ah 2h 3h" or "Ah2h3h"')
