@@ -23,7 +23,7 @@ WEIGHT = 3.0
 
 ``bench/calibration.py`` (one clean photo of a mid-game table per deck, then 30 other tables of that
 deck): against reading uncalibrated, this weight with the best similarity for classes not shown gains
-26 and 7 cards (tables 1000 and 2000 of the unseen style's nine decks) and 4 (eight training decks);
+24 and 7 cards (tables 1000 and 2000 of the unseen style's nine decks) and 4 (eight training decks);
 weight 6 with the mean similarity, used before, lost 23, 14 and 37 and 18 of 92 exact positions."""
 
 
