@@ -33,7 +33,7 @@ from spider_vision.synth import (  # noqa: E402
 from spider_vision.vision import Calibration, CalibrationError, Models, VisionError, calibrate, read_table  # noqa: E402
 from spider_vision.vision.evaluation import score, summarise  # noqa: E402
 from spider_vision.vision.reading import class_index  # noqa: E402
-from spider_vision.vision.training.dataset import HELD_OUT_STYLES  # noqa: E402
+from spider_vision.vision.training.dataset import HELD_OUT_STYLES, render_seed  # noqa: E402
 
 CALIBRATION_SEEDS = range(900, 920)
 CLEAN = dict(hands=0, clutter=0, tilt=5.0, roll=0.0, card_px=170.0, motion_blur=0.0, defocus=0.0, glare=0.0,
@@ -41,15 +41,13 @@ CLEAN = dict(hands=0, clutter=0, tilt=5.0, roll=0.0, card_px=170.0, motion_blur=
 """The calibration photo's scene: what a player takes with care, every index whole and sharp."""
 
 
-def table(seed: int, deck: str, *, clean: bool = False) -> tuple[Rendering, Position]:
-    """A rendered table of ``deck``: random like the held-out tables, or a clean four-suit one with many cards up."""
+def calibration_photo(seed: int, deck: str) -> tuple[Rendering, Position]:
+    """A clean photo of a four-suit table of ``deck`` with many cards face up, and its position."""
     rng = random.Random(seed * 7919 + 17)
-    suits = 4 if clean else rng.choice([1, 2, 4])
-    start = deal_position(rng.randrange(2**32), suits)
-    moves = 90 if clean else rng.choice([0, rng.randrange(0, 30), rng.randrange(0, 120)])
-    steps = random_play(start, moves, seed)
+    start = deal_position(rng.randrange(2**32), 4)
+    steps = random_play(start, 90, seed)
     position = steps[-1].after if steps else start
-    scene = random_scene(seed, 1280, 720, deck=deck, **(CLEAN if clean else {}))
+    scene = random_scene(seed, 1280, 720, deck=deck, **CLEAN)
     return render(position, scene, seed), position
 
 
@@ -60,7 +58,7 @@ def deck_calibration(deck: str, models: Models, suit: str | None = None) -> tupl
     its own class's crops, so this is what a photo of that suit's cards gives.
     """
     for seed in CALIBRATION_SEEDS:
-        rendering, position = table(seed, deck, clean=True)
+        rendering, position = calibration_photo(seed, deck)
         names = [card for column in position.columns for card in column.up]
         try:
             calibration = calibrate(rendering.image, models, names)
@@ -81,7 +79,7 @@ def measure(deck: str, seeds: range, models: Models, suit: str | None = None) ->
     calibration, seed = found
     totals: dict[str, dict[str, int]] = {"uncalibrated": {}, "calibrated": {}}
     for table_seed in seeds:
-        rendering, _ = table(table_seed, deck)
+        rendering = render_seed(table_seed, deck=deck)
         mode = int(rendering.spn.split()[-1])
         for name, used in (("uncalibrated", None), ("calibrated", calibration)):
             try:

@@ -61,9 +61,9 @@ SHARD_KEYS = ("images", "keypoints", "index_crops", "index_labels", "strip_crops
 
 
 def render_seed(seed: int, *, held_out_style: bool = False, extra_fonts: bool = False, width: int = 1280,
-                height: int = 720) -> Rendering:
+                height: int = 720, deck: str | None = None) -> Rendering:
     """The rendered table of ``seed``: training styles only, the unseen style with ``held_out_style``,
-    a deck in the further fonts with ``extra_fonts``."""
+    a deck in the further fonts with ``extra_fonts``, or the deck named ``deck`` in the same scene."""
     rng = random.Random(seed * 7919 + 17)
     suits = rng.choice([1, 2, 4])
     start = deal_position(rng.randrange(2**32), suits)
@@ -71,7 +71,9 @@ def render_seed(seed: int, *, held_out_style: bool = False, extra_fonts: bool = 
     steps = random_play(start, moves, seed)
     position = steps[-1].after if steps else start
     scene = random_scene(seed, width, height)
-    if extra_fonts:
+    if deck is not None:
+        scene = scene.with_(deck=deck)
+    elif extra_fonts:
         scene = scene.with_(deck=rng.choice(EXTRA_FONT_STYLES))
     elif scene.deck not in (styles := HELD_OUT_STYLES if held_out_style else TRAIN_STYLES):
         scene = scene.with_(deck=rng.choice(styles))
