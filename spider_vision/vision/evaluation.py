@@ -27,14 +27,23 @@ from spider_vision.engine import Position
 from spider_vision.synth.truth import CardTruth, lowest_face_up
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import Layout
-from spider_vision.vision.reading import TableReading
+from spider_vision.vision.reading import CardReading, TableReading
 
-__all__ = ["CARD_HEIGHTS", "MIN_INDEX_VISIBLE", "WHOLE_INDEX", "match_indices", "missed", "score", "summarise"]
+__all__ = [
+    "CARD_HEIGHTS", "INDEX_SHOWN", "MIN_INDEX_VISIBLE", "OUTCOMES", "WHOLE_INDEX", "match_indices", "missed", "score",
+    "summarise",
+]
 
 MIN_INDEX_VISIBLE = 0.3
 WHOLE_INDEX = 0.9
 CARD_HEIGHTS = (50, 65, 80, 100, 130)
 """Bounds (pixels) of the card-height bands that ``summarise`` gives accuracies for."""
+INDEX_SHOWN = (MIN_INDEX_VISIBLE, 0.5, 0.7, WHOLE_INDEX)
+"""Lower bounds of the bands of index shown that ``summarise`` gives the outcomes of cards for: where a
+covered index goes wrong (its rank, or its suit pip hidden under the next card) or is missed."""
+OUTCOMES = ("right", "uncertain", "rank wrong", "suit wrong", "missed")
+"""What became of a readable card: read right, reported uncertain, read as another rank, read as its
+rank in another suit, or not found."""
 
 
 def _height_band(card: CardTruth) -> int:
@@ -42,6 +51,23 @@ def _height_band(card: CardTruth) -> int:
     quad = np.array(card.quad)
     height = float(np.linalg.norm(quad[3] - quad[0]))
     return sum(height >= bound for bound in CARD_HEIGHTS)
+
+
+def _shown_band(card: CardTruth) -> int:
+    """The band of ``INDEX_SHOWN`` the share of the card's index that shows falls in (0: the first)."""
+    return sum(card.index_visible >= bound for bound in INDEX_SHOWN[1:])
+
+
+def _outcome(truth: CardTruth, read: CardReading | None) -> int:
+    """The number in ``OUTCOMES`` of what became of ``truth`` (``read``: the prediction paired with it)."""
+    if read is None:
+        return OUTCOMES.index("missed")
+    if read.card is None:
+        return OUTCOMES.index("uncertain")
+    if read.card == truth.card:
+        return OUTCOMES.index("right")
+    assert truth.card is not None
+    return OUTCOMES.index("rank wrong" if read.card.rank != truth.card.rank else "suit wrong")
 
 
 def _tableau(spn: str) -> tuple[str, str, int]:
@@ -64,8 +90,9 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     counts["full_view"] = int(full_view)
     counts["clear_view"] = int(full_view and not hands)
     if reading is None:
-        # A refused picture still counts: as a full view that was not read exactly.
+        # A refused picture still counts: as a full view that was not read exactly, its cards missed.
         counts["failed"] = 1
+        _count_outcomes(counts, truth_cards, [None] * len(truth_cards))
         return counts
     predicted = [c for c in reading.cards if c.face_up and c.index_box is not None]
     centres = np.array([[c.index_box[0] + c.index_box[2] / 2, c.index_box[1] + c.index_box[3] / 2]
@@ -74,6 +101,7 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     reaches = np.array([0.5 * np.linalg.norm(np.subtract(card.index_quad[3], card.index_quad[0]))
                         for card in truth_cards])
     match = match_indices(truth_centres, reaches, centres)
+    _count_outcomes(counts, truth_cards, [predicted[match[t]] if t in match else None for t in range(len(truth_cards))])
     for t, k in match.items():
         counts["found"] += 1
         if predicted[k].card is None:
@@ -96,6 +124,13 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
             counts["exact"] = 1
             counts["exact_clear"] = counts["clear_view"]
     return counts
+
+
+def _count_outcomes(counts: dict[str, int], truth_cards: list[CardTruth], reads: list[CardReading | None]) -> None:
+    """Add each readable card's outcome to ``counts`` under its band of index shown."""
+    for truth, read in zip(truth_cards, reads):
+        key = f"shown{_shown_band(truth)}_{_outcome(truth, read)}"
+        counts[key] = counts.get(key, 0) + 1
 
 
 def match_indices(truth: np.ndarray, reaches: np.ndarray, predicted: np.ndarray) -> dict[int, int]:
@@ -214,6 +249,7 @@ def summarise(total: dict[str, int], scenes: int) -> dict[str, float]:
         "exact_position_without_hands": total.get("exact_clear", 0) / max(total.get("clear_view", 0), 1),
         "failed_pictures": int(total.get("failed", 0)),
         "card_accuracy_by_card_height": _by_height(total),
+        "outcomes_by_index_shown": _by_index_shown(total),
     }
 
 
@@ -226,6 +262,17 @@ def _by_height(total: dict[str, int]) -> dict[str, list[float]]:
         readable = total.get(f"readable_band{band}", 0)
         if readable:
             figures[f"{name} px"] = [round(total.get(f"correct_band{band}", 0) / readable, 4), readable]
+    return figures
+
+
+def _by_index_shown(total: dict[str, int]) -> dict[str, dict[str, int]]:
+    """Per band of index shown (``"50-70%"``, ``"whole"``): how many readable cards had each outcome."""
+    names = [f"{100 * low:.0f}-{100 * high:.0f}%" for low, high in zip(INDEX_SHOWN, INDEX_SHOWN[1:])] + ["whole"]
+    figures: dict[str, dict[str, int]] = {}
+    for band, name in enumerate(names):
+        outcomes = {outcome: total.get(f"shown{band}_{number}", 0) for number, outcome in enumerate(OUTCOMES)}
+        if any(outcomes.values()):
+            figures[name] = outcomes
     return figures
 
 

@@ -90,6 +90,14 @@ def test_vision_bench_splits_its_figures_by_kind_of_scene() -> None:
         assert sum(group["readable_cards"] for group in present) == figures["readable_cards"]
         right = sum(group["card_accuracy"] * group["readable_cards"] for group in present)
         assert right == pytest.approx(figures["card_accuracy"] * figures["readable_cards"], abs=0.01)
+        # What became of each card, by how much of its index shows, adds up the same way.
+        for band, outcomes in figures["outcomes_by_index_shown"].items():
+            for outcome, count in outcomes.items():
+                assert sum(group["outcomes_by_index_shown"].get(band, {}).get(outcome, 0) for group in present) == count
+    outcomes = figures["outcomes_by_index_shown"]
+    assert sum(sum(band.values()) for band in outcomes.values()) == figures["readable_cards"]
+    right = sum(band["right"] for band in outcomes.values())
+    assert right == pytest.approx(figures["card_accuracy"] * figures["readable_cards"])
     for group in groups.values():
         assert group["scenes"] >= 1
         assert group["exact_position"] is None if group["full_views"] == 0 else 0 <= group["exact_position"] <= 1

@@ -45,6 +45,27 @@ def test_whole_and_half_covered_indices_are_scored_apart(reads: list[str | None]
     assert figures["card_accuracy"] == (whole + covered) / 2
 
 
+@pytest.mark.parametrize(
+    ("read", "outcome"),
+    [("9s", "right"), (None, "uncertain"), ("8s", "rank wrong"), ("8c", "rank wrong"), ("9c", "suit wrong")],
+)
+def test_each_card_s_outcome_is_counted_by_how_much_of_its_index_shows(read: str | None, outcome: str) -> None:
+    truth = [_truth(0, "Ks", 1.0), _truth(1, "9s", 0.6), _truth(2, "4h", 0.35)]
+    reading = TableReading((_read(0, "Ks"), _read(1, read)), None, (), 4, (1000, 200))
+    figures = summarise(score(reading, truth, "- - - 4", False), 1)["outcomes_by_index_shown"]
+    assert figures["whole"]["right"] == 1 and sum(figures["whole"].values()) == 1
+    assert figures["50-70%"][outcome] == 1 and sum(figures["50-70%"].values()) == 1
+    assert figures["30-50%"]["missed"] == 1 and sum(figures["30-50%"].values()) == 1
+    assert "70-90%" not in figures
+
+
+def test_a_refused_picture_s_cards_all_count_as_missed() -> None:
+    truth = [_truth(0, "Ks", 1.0), _truth(1, "9s", 0.8)]
+    figures = summarise(score(None, truth, "- - - 4", True), 1)["outcomes_by_index_shown"]
+    assert figures == {"70-90%": {"right": 0, "uncertain": 0, "rank wrong": 0, "suit wrong": 0, "missed": 1},
+                       "whole": {"right": 0, "uncertain": 0, "rank wrong": 0, "suit wrong": 0, "missed": 1}}
+
+
 def test_accuracy_is_given_per_card_height_band() -> None:
     truth = [_truth(0, "Ks", 1.0, 110.0), _truth(1, "5h", 1.0, 40.0), _truth(2, "7d", 1.0, 45.0)]
     reads = ["Ks", "5h", "7c"]
