@@ -27,12 +27,16 @@ from spider_vision.vision import CardReading, TableReading
 from spider_vision.vision.reading import class_index
 
 WIDTH, HEIGHT, GAP, STEP = 60.0, 84.0, 6.0, 20.0
+PITCH = WIDTH + GAP
+OVERLAP = 0.85 * WIDTH
+"""Columns closer than a card's width: each column's cards start where the top-right index of the
+column before it lies, so an echo of that index lies where this column's card shows."""
 
 
-def _card(column: int, slot: int, name: str, step: float = STEP) -> CardReading:
-    """A face-up card of a pile cascaded from the top of the picture (``step`` pixels a card), read with
-    confidence."""
-    x, y = 20.0 + column * (WIDTH + GAP), 20.0 + slot * step
+def _card(column: int, slot: int, name: str, step: float = STEP, pitch: float = PITCH) -> CardReading:
+    """A face-up card of a pile cascaded from the top of the picture (``step`` pixels a card, columns
+    ``pitch`` pixels apart), read with confidence."""
+    x, y = 20.0 + column * pitch, 20.0 + slot * step
     quad = np.array([[x, y], [x + WIDTH, y], [x + WIDTH, y + HEIGHT], [x, y + HEIGHT]])
     card = Card.parse(name)
     probabilities = np.full(52, 0.02 / 51)
@@ -40,8 +44,9 @@ def _card(column: int, slot: int, name: str, step: float = STEP) -> CardReading:
     return CardReading(column, slot, True, card, 0.98, quad, quad, probabilities=probabilities)
 
 
-def _view(piles: dict[int, list[str]], size: tuple[int, int] = (800, 400)):
-    cards = tuple(_card(column, slot, name) for column, names in piles.items() for slot, name in enumerate(names))
+def _view(piles: dict[int, list[str]], size: tuple[int, int] = (800, 400), pitch: float = PITCH):
+    cards = tuple(_card(column, slot, name, pitch=pitch) for column, names in piles.items()
+                  for slot, name in enumerate(names))
     reading = TableReading(cards, None, (), 2, size)
     view = view_from_reading(reading, 0, allowed_classes(SuitMode.TWO))
     assert view is not None
@@ -66,31 +71,37 @@ def _classes(*names: str) -> tuple[int, ...]:
     return tuple(class_index(Card.parse(name)) for name in names)
 
 
-@pytest.mark.parametrize("piles, column, suspects", [
-    # Column d ends level with column c and holds the same card as c's top: it may be an echo of
-    # c's top-right index, or the same card lying there (two decks have two of each).
-    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, 3, {2}),
-    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Jh"]}, 3, set()),
+@pytest.mark.parametrize("piles, column, suspects, pitch", [
+    # Columns that overlap: column d ends level with column c and holds the same card as c's top, on
+    # c's top-right index. It may be an echo of that index, or the same card lying there (two decks
+    # have two of each).
+    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, 3, {2}, OVERLAP),
+    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Jh"]}, 3, set(), OVERLAP),
     # Where columns touch, an echo may lie anywhere down the next pile, not only at its end.
-    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs", "5h"]}, 3, {2}),
+    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs", "5h"]}, 3, {2}, OVERLAP),
+    # With a gap between the columns, column d's Qs lies right of c's corner, off the card an echo
+    # would lie on: a real card (bench game 700004: a dealt 2h level with the next column's 2h).
+    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, 3, set(), PITCH),
+    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs", "5h"]}, 3, set(), PITCH),
     # A pile's lowest face-up card is never suspected: a real neighbour lies where an echo would.
-    ({2: ["Qs"], 3: ["Qs", "Jh"]}, 3, set()),
-    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, 2, set()),
+    ({2: ["Qs"], 3: ["Qs", "Jh"]}, 3, set(), OVERLAP),
+    ({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, 2, set(), OVERLAP),
     # A court card found twice, its picture taken for an index just below: the second is the suspect.
-    ({7: ["Js", "Js", "Ts"]}, 7, {1}),
-    ({7: ["Qs", "Js", "Ts"]}, 7, set()),
-    ({7: ["9h", "Kh", "Kh"]}, 7, {2}),
+    ({7: ["Js", "Js", "Ts"]}, 7, {1}, PITCH),
+    ({7: ["Qs", "Js", "Ts"]}, 7, set(), PITCH),
+    ({7: ["9h", "Kh", "Kh"]}, 7, {2}, PITCH),
     # A number card read twice in a row is two cards: a 5 put on a 5 breaks the rules.
-    ({7: ["6h", "5h", "5h"]}, 7, set()),
-    ({7: ["Ah", "Ah"]}, 7, set()),
+    ({7: ["6h", "5h", "5h"]}, 7, set(), PITCH),
+    ({7: ["Ah", "Ah"]}, 7, set(), PITCH),
 ])
-def test_detections_that_may_be_echoes_are_kept_as_suspects(piles: dict, column: int, suspects: set) -> None:
-    view = _view(piles)
+def test_detections_that_may_be_echoes_are_kept_as_suspects(piles: dict, column: int, suspects: set,
+                                                             pitch: float) -> None:
+    view = _view(piles, pitch=pitch)
     assert len(view.columns[column]) == len(piles[column]) and view.columns[column].echoes == suspects
 
 
 def test_a_suspected_echo_matches_a_predicted_card_and_costs_little_unexplained() -> None:
-    column = _view({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}).columns[3]
+    column = _view({2: ["9h", "8h", "Qs"], 3: ["7h", "6h", "Qs"]}, pitch=OVERLAP).columns[3]
     with_it = align_column(0, _classes("7h", "6h", "Qs"), column)
     without = align_column(0, _classes("7h", "6h"), column)
     assert with_it.matches == ((0, 0), (1, 1), (2, 2)) and with_it.problems == 0
@@ -198,12 +209,13 @@ def test_a_detection_at_a_neighbours_corner_is_suspected_while_it_leans_to_the_n
         neighbour_share: float, suspected: bool) -> None:
     """The frame of an echo also takes in the next column's card, so the echo is often read as something
     else; what the neighbour's identity keeps of the read decides."""
-    below = _card(3, 2, "2s")
+    below = _card(3, 2, "2s", pitch=OVERLAP)
     probabilities = np.full(52, (0.41 - neighbour_share) / 50)
     probabilities[class_index(Card.parse("2s"))] = 0.59
     probabilities[class_index(Card.parse("Qs"))] = neighbour_share
-    cards = (_card(2, 0, "9h"), _card(2, 1, "8h"), _card(2, 2, "Qs"), _card(3, 0, "7h"), _card(3, 1, "6h"),
-             replace(below, probabilities=probabilities))
+    cards = tuple(_card(column, slot, name, pitch=OVERLAP)
+                  for column, names in ((2, ["9h", "8h", "Qs"]), (3, ["7h", "6h"])) for slot, name in enumerate(names))
+    cards += (replace(below, probabilities=probabilities),)
     view = view_from_reading(TableReading(cards, None, (), 2, (800, 400)), 0, allowed_classes(SuitMode.TWO))
     assert view is not None and view.columns[3].echoes == ({2} if suspected else set())
 
@@ -212,7 +224,7 @@ def test_a_card_turned_over_under_a_run_of_echoes_is_matched() -> None:
     """Columns that overlap: the next column's run of indices (8h down to 4h) lies over the card just turned
     over, each suspected as an echo. The card is still found, however many echoes follow it."""
     names = ["9h", "8h", "7h", "6h", "5h", "4h"]
-    view = _view({2: names, 3: ["7s"] + names[1:]}).columns[3]
+    view = _view({2: names, 3: ["7s"] + names[1:]}, pitch=OVERLAP).columns[3]
     assert view.echoes == set(range(1, 6))
     alignment = align_column(0, (UNKNOWN_CLASS,), view)
     assert alignment.matches == ((0, 0),) and alignment.problems == 0
