@@ -149,6 +149,7 @@ class _Period:
     still: bool = False  # resolved as a table unchanged: a later look may still find the move
     sums: dict[int, np.ndarray] = field(default_factory=dict)
     counts: dict[int, int] = field(default_factory=dict)
+    exposed: set[int] = field(default_factory=set)  # cards seen as their pile's exposed card
 
 
 @dataclass
@@ -383,7 +384,7 @@ class Tracker:
         if not best.changed or inference.ambiguous or best.problems > problems or best.score - unchanged < LOOK_AGAIN:
             return
         logger.info("frame %d: the table changed after all: %s", self._frame, best.describe())
-        period.sums, period.counts, period.gathered = {}, {}, 0
+        period.sums, period.counts, period.exposed, period.gathered = {}, {}, set(), 0
         self._commit(best, views, events, flags)
 
     def _end_period(self, events: list[Event], flags: list[Flag]) -> None:
@@ -397,7 +398,7 @@ class Tracker:
             elif period.gathered < len(period.readings):
                 self._gather(period)
         if self.position is not None and self._book is not None:
-            self._book.add_votes(period.sums, period.counts)
+            self._book.add_votes(period.sums, period.counts, period.exposed)
             if period.start:
                 for column, pile in enumerate(self.position.columns):
                     for slot, card in enumerate(pile.up):
@@ -457,6 +458,8 @@ class Tracker:
                         card_id = ids[slot]
                         period.sums[card_id] = period.sums.get(card_id, 0.0) + up[observed]
                         period.counts[card_id] = period.counts.get(card_id, 0) + 1
+                        if slot == len(ids) - 1:
+                            period.exposed.add(card_id)
 
     # --- moves ---------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from spider_vision.engine import Card, SuitMode, deal_position
-from spider_vision.tracking.identities import ALTERNATIVES, CardBook
+from spider_vision.tracking.identities import ALTERNATIVES, EXPOSED_WEIGHT, CardBook
 from spider_vision.tracking.observation import allowed_classes
 from spider_vision.vision.reading import class_index
 
@@ -48,3 +48,22 @@ def test_a_floor_admits_every_identity_the_evidence_leaves_possible(floor: float
     options = book.candidates(card_id, position, None, floor=floor)
     assert (Card.parse("Js") in options) is listed
     assert options[:ALTERNATIVES] == [Card(rank, "h") for rank in range(2, 2 + ALTERNATIVES)]
+
+
+@pytest.mark.parametrize("covered_periods", [1, 3, 5, 8])
+def test_a_read_of_the_exposed_card_outweighs_as_many_reads_of_its_covered_index(covered_periods: int) -> None:
+    """Game 700004: a 9h read as such while exposed, then as 3h once a card lay on it. Each period
+    exposed counts ``EXPOSED_WEIGHT`` periods covered, so the 9h keeps its lead until more covered
+    periods than that say otherwise."""
+    position = deal_position(3, 2).observed()
+    book = CardBook.for_position(position, allowed_classes(SuitMode.TWO))
+    card_id = book.id_at(0, 0)
+    nine, three = np.zeros(52), np.zeros(52)
+    nine[class_index(Card.parse("9h"))] = 4.0
+    three[class_index(Card.parse("3h"))] = 4.0
+    book.add_votes({card_id: nine}, {card_id: 1}, exposed={card_id})
+    for _ in range(covered_periods):
+        book.add_votes({card_id: three}, {card_id: 1})
+    lead = book.lead(card_id, Card.parse("9h"))
+    assert lead == pytest.approx(4.0 * (EXPOSED_WEIGHT - covered_periods) / (EXPOSED_WEIGHT + covered_periods))
+    assert (lead > 0) is (covered_periods < EXPOSED_WEIGHT)
