@@ -21,6 +21,7 @@ a misread is an identity whose score another one beats clearly.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -155,11 +156,11 @@ class CardBook:
         if target and group:
             self.constraints.append(Constraint(target[-1], group[0], False))
 
-    def add_votes(self, sums: dict[int, np.ndarray], counts: dict[int, int], exposed: set[int] | None = None) -> None:
+    def add_votes(self, sums: dict[int, np.ndarray], counts: dict[int, int], exposed: Collection[int] = ()) -> None:
         """One vote per card from a stable period: its mean evidence over the period's frames, weighing
         ``EXPOSED_WEIGHT`` for the cards ``exposed`` in the period."""
         for card_id, total in sums.items():
-            weight = EXPOSED_WEIGHT if exposed is not None and card_id in exposed else 1.0
+            weight = EXPOSED_WEIGHT if card_id in exposed else 1.0
             self.vote(card_id, total / max(counts.get(card_id, 1), 1), weight)
 
     def snapshot(self) -> tuple[list[list[int]], int]:

@@ -101,12 +101,13 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     reaches = np.array([0.5 * np.linalg.norm(np.subtract(card.index_quad[3], card.index_quad[0]))
                         for card in truth_cards])
     match = match_indices(truth_centres, reaches, centres)
-    _count_outcomes(counts, truth_cards, [predicted[match[t]] if t in match else None for t in range(len(truth_cards))])
-    for t, k in match.items():
+    outcomes = _count_outcomes(counts, truth_cards,
+                               [predicted[match[t]] if t in match else None for t in range(len(truth_cards))])
+    for t in match:
         counts["found"] += 1
-        if predicted[k].card is None:
+        if OUTCOMES[outcomes[t]] == "uncertain":
             counts["uncertain"] += 1
-        elif predicted[k].card == truth_cards[t].card:
+        elif OUTCOMES[outcomes[t]] == "right":
             counts["correct"] += 1
             counts["correct_whole"] += whole[t]
             counts[f"correct_band{bands[t]}"] = counts.get(f"correct_band{bands[t]}", 0) + 1
@@ -126,11 +127,15 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     return counts
 
 
-def _count_outcomes(counts: dict[str, int], truth_cards: list[CardTruth], reads: list[CardReading | None]) -> None:
-    """Add each readable card's outcome to ``counts`` under its band of index shown."""
-    for truth, read in zip(truth_cards, reads):
-        key = f"shown{_shown_band(truth)}_{_outcome(truth, read)}"
+def _count_outcomes(counts: dict[str, int], truth_cards: list[CardTruth],
+                    reads: list[CardReading | None]) -> list[int]:
+    """Add each readable card's outcome to ``counts`` under its band of index shown; return the outcomes
+    (numbers in ``OUTCOMES``) in the order of ``truth_cards``."""
+    outcomes = [_outcome(truth, read) for truth, read in zip(truth_cards, reads)]
+    for truth, outcome in zip(truth_cards, outcomes):
+        key = f"shown{_shown_band(truth)}_{outcome}"
         counts[key] = counts.get(key, 0) + 1
+    return outcomes
 
 
 def match_indices(truth: np.ndarray, reaches: np.ndarray, predicted: np.ndarray) -> dict[int, int]:
