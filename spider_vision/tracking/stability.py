@@ -41,12 +41,6 @@ LIFT_FLOOR = 32.0
 """Below this level ``_lift`` spreads levels no further (a nearly black channel is mostly noise)."""
 MAX_LIFT = float(np.sqrt(LIFT_GREY / LIFT_FLOOR))
 """How much ``_lift`` spreads the levels at and below ``LIFT_FLOOR``."""
-FROZEN_BORDER = 0.06
-"""The largest share of a border segment that may change between two frames while the border counts as
-frozen. Not none: a video's coding noise flickers along the edges of cards that reach the border, 1-6%
-of a segment between still frames (``bench/tracking.py`` game 761000, where a long column lay on the
-bottom edge and no rest was found for half the game); an arm in the picture changes 20-90% of a segment
-in most frames of the patience, even while its hand pauses."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +71,12 @@ class GateSettings:
     """The most mean change from the previous frame while a changed border waits to count as the new
     rest: far below ``motion``, since a hand carrying cards slowly over the table (its arm lying
     across the border, unchanging) moves less than ``motion`` but more than a table at rest."""
+    frozen_border: float = 0.06
+    """The largest share of a border segment that may change between two frames while the border counts
+    as frozen. Not none: a video's coding noise flickers along the edges of cards that reach the border,
+    1-6% of a segment between still frames (``bench/tracking.py`` game 761000, where a long column lay on
+    the bottom edge and no rest was found for half the game); an arm in the picture changes 20-90% of a
+    segment in most frames of the patience, even while its hand pauses."""
     stills: bool = False
     """Each picture was taken at rest (a folder of photos): only the border test applies."""
 
@@ -114,7 +114,7 @@ class StabilityGate:
         # lying there, not an arm (an arm always moves a little, even while it carries).
         assert self._previous_lifted is not None
         border_moved = _change(lifted, self._previous_lifted, s.shift) > s.change / 2
-        frozen = (s.stills or self.motion < s.frozen) and _border_change(border_moved, s) < FROZEN_BORDER
+        frozen = (s.stills or self.motion < s.frozen) and _border_change(border_moved, s) < s.frozen_border
         self._previous, self._previous_lifted = small, lifted
         if frozen and not self._still:
             self._anchor = lifted
