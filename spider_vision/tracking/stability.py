@@ -14,12 +14,12 @@ changed only when it leaves the range of the pixels around it before):
 
 A frame is ``stable`` once both tests have been quiet for ``hold`` frames in a
 row, ``settling`` while they are quiet for fewer, ``moving`` otherwise. When
-the border stays changed but hardly changes from frame to frame for ``patience`` frames
-while the whole picture is nearly still (an object left at the edge, a long
-column reaching it; not an arm whose hand carries cards slowly), the new
-border is accepted, and the frame is at rest at once: those frames were
-still (a tightly framed table changes its border with many moves, and the
-pause between two moves may be hardly longer than the patience).
+the border stays changed but hardly changes from one frame to the next for
+``patience`` frames while the whole picture is nearly still (an object left
+at the edge, a long column reaching it; not an arm whose hand carries cards
+slowly), the new border is accepted, and the frame is at rest at once: those
+frames were still (a tightly framed table changes its border with many moves,
+and the pause between two moves may be hardly longer than the patience).
 For a folder of photos (``stills``) every picture is at rest unless a hand
 shows at the border.
 """
