@@ -48,6 +48,7 @@ from spider_vision.gamelog import (  # noqa: E402
     CorrectionEvent, FlipEvent, MoveEvent, NoteEvent, RemoveEvent, read_log, replay,
 )
 from spider_vision.synth import random_play, random_scene, render_game, style_names  # noqa: E402
+from spider_vision.synth.video import VIDEO_NOISE  # noqa: E402
 from spider_vision.tracking import Tracker, open_source  # noqa: E402
 from spider_vision.tracking.identities import CardBook  # noqa: E402
 from spider_vision.tracking.observation import allowed_classes  # noqa: E402
@@ -158,7 +159,7 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
     path = folder / f"game-{seed}-{suits}.mp4"
     events = folder / f"game-{seed}-{suits}.events.jsonl"
     if not (args.reuse and path.exists() and events.exists()):
-        render_game(start, steps, path, scene=scene, seed=seed, fps=args.fps, deal=deal)
+        render_game(start, steps, path, scene=scene, seed=seed, fps=args.fps, deal=deal, noise=args.noise)
     log = folder / f"game-{seed}-{suits}.track.jsonl"
     started = time.perf_counter()
     frames = 0
@@ -179,7 +180,8 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
     raised = sum((Counter(breaks) & Counter(flagged)).values())
     replayed = replay(read_log(log))
     row = {
-        "seed": seed, "deal": deal, "suits": suits, "deck": scene.deck, "frames": frames,
+        "seed": seed, "deal": deal, "suits": suits, "deck": scene.deck,
+        "noise": min(scene.noise, VIDEO_NOISE) if args.noise is None else args.noise, "frames": frames,
         "seconds": round(seconds, 2), "fps": round(frames / seconds, 1),
         "frames_read": tracker.frames_read,
         "truth_events": len(truth), "tracked_events": len(mine), "matched": common,
@@ -222,6 +224,8 @@ def main() -> int:
     parser.add_argument("--illegal", type=int, default=2, help="illegal moves inserted per game (default 2)")
     parser.add_argument("--blocked", type=int, default=1, help="blocked deals inserted per game (default 1)")
     parser.add_argument("--fps", type=float, default=12.0, help="video frame rate (default 12)")
+    parser.add_argument("--noise", type=float, default=None,
+                        help="the camera's sensor noise in grey levels (default: the scene's, at most 1.5)")
     parser.add_argument("--width", type=int, default=960)
     parser.add_argument("--height", type=int, default=540)
     parser.add_argument("--suit-modes", type=lambda t: [int(x) for x in t.split(",")], default=[1, 2, 4],

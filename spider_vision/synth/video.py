@@ -50,6 +50,8 @@ logger = logging.getLogger(__name__)
 
 STARTED = "2026-01-01T00:00:00+00:00"
 """The header time of synthetic game logs (fixed, so that output is reproducible)."""
+VIDEO_NOISE = 1.5
+"""The most sensor noise (grey levels) a video gets unless asked for more: codecs smooth noise away."""
 
 
 # --- the moves to render ---------------------------------------------------------------
@@ -343,15 +345,20 @@ def render_game(
     fps: float = 12.0,
     deal: int | None = None,
     variant: Variant = STANDARD,
+    noise: float | None = None,
 ) -> GameVideo:
-    """Render ``steps`` from ``start`` as a video at ``out`` (mp4v .mp4 or MJPG .avi) with its truth files."""
+    """Render ``steps`` from ``start`` as a video at ``out`` (mp4v .mp4 or MJPG .avi) with its truth files.
+
+    ``noise`` is the camera's sensor noise in grey levels; by default the
+    scene's own, at most ``VIDEO_NOISE`` (a robustness test asks for more).
+    """
     out = Path(out)
     if scene is None:
         scene = random_scene(seed, 960, 540, hands=0)
     # The player sits at the bottom of the picture: the hand comes in from there.
     # Video codecs smooth sensor noise away and compress on their own.
     scene = scene.with_(hands=0, fit_view=True, view_offset=(0.0, 0.0), motion_blur=0.0,
-                        noise=min(scene.noise, 1.5), jpeg_quality=0,
+                        noise=min(scene.noise, VIDEO_NOISE) if noise is None else noise, jpeg_quality=0,
                         roll=float(np.clip(scene.roll, -12, 12)), tilt_azimuth=float(np.clip(scene.tilt_azimuth, -20, 20)))
     rng = random.Random(seed)
     planner = _Planner(scene, seed, fps, rng)

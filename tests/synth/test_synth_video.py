@@ -119,3 +119,26 @@ def test_frame_truth_matches_the_frame_pixels(game) -> None:
         assert faces.any() and table.any()
         assert (grey[faces > 0] < 70).mean() < 0.07
         assert (grey[table > 0] > 110).mean() < 0.0001
+
+
+def _first_frame(path) -> np.ndarray:
+    capture = cv2.VideoCapture(str(path))
+    ok, frame = capture.read()
+    assert ok
+    return frame.astype(np.float32)
+
+
+def test_a_video_gets_the_sensor_noise_asked_for(tmp_path) -> None:
+    """``noise`` overrides the scene's (at most 1.5 levels by default): robustness runs film a noisier camera."""
+    start = deal_position(24, 1)
+    steps = random_play(start, 1, seed=24)
+    scene = random_scene(24, 320, 180, clutter=0)
+    frames = {
+        noise: _first_frame(render_game(start, steps, tmp_path / f"n{noise}.mp4", scene=scene, seed=24, fps=2,
+                                        noise=noise).video)
+        for noise in (0.0, 6.0)
+    }
+    again = _first_frame(render_game(start, steps, tmp_path / "again.mp4", scene=scene, seed=24, fps=2,
+                                     noise=0.0).video)
+    assert float(np.abs(again - frames[0.0]).mean()) < 0.5
+    assert float(np.abs(frames[6.0] - frames[0.0]).mean()) > 3.5  # 1.5 levels give about 2.2
