@@ -4,8 +4,9 @@ Two cheap tests on a small blurred colour copy of each frame, both tolerant of
 the shift of a pixel that a camera's own wander causes (a pixel counts as
 changed only when it leaves the range of the pixels around it before):
 
-* motion: the mean change from the previous frame (a hand moving, the camera
-  knocked);
+* motion: the mean change from the previous frame over the whole picture (a
+  hand moving, the camera knocked) and over each small tile of it (a small
+  hand over a table far from the camera);
 * presence: a hand reaches over the table with its arm, and the arm crosses
   the picture's edge; the cards stay inside. The border is cut into short
   segments, and one segment largely changed since the last frame at rest
@@ -82,8 +83,8 @@ class GateSettings:
     """The largest share of a border segment that may change between two frames while the border counts
     as frozen. Not none: a video's coding noise flickers along the edges of cards that reach the border,
     1-6% of a segment between still frames (``bench/tracking.py`` game 761000, where a long column lay on
-    the bottom edge and no rest was found for half the game); an arm in the picture changes 20-90% of a
-    segment in most frames of the patience, even while its hand pauses."""
+    the bottom edge and no rest was found for half the game); an arm moving in the picture changes
+    20-100% of a segment in most frames."""
     stills: bool = False
     """Each picture was taken at rest (a folder of photos): only the border test applies."""
 
@@ -119,8 +120,8 @@ class StabilityGate:
         self.motion = float(moved.mean())
         self.local_motion = _tile_change(moved, s.tile)
         still = s.stills or (self.motion < s.motion and self.local_motion < s.local_motion)
-        # A border that has not changed at all from the last frame: a card or an object
-        # lying there, not an arm (an arm always moves a little, even while it carries).
+        # A border that has hardly changed from the last frame: a card or an object lying
+        # there, not an arm (an arm always moves a little, even while it carries).
         assert self._previous_lifted is not None
         border_moved = _change(lifted, self._previous_lifted, s.shift) > s.change / 2
         frozen = (s.stills or self.motion < s.frozen) and _border_change(border_moved, s) < s.frozen_border
