@@ -42,6 +42,8 @@ LIFT_FLOOR = 32.0
 """Below this level ``_lift`` spreads levels no further (a nearly black channel is mostly noise)."""
 MAX_LIFT = float(np.sqrt(LIFT_GREY / LIFT_FLOOR))
 """How much ``_lift`` spreads the levels at and below ``LIFT_FLOOR``."""
+REST_WEIGHT = 0.1
+"""Weight of each stable frame in the running mean of the motion at rest."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,11 @@ class GateSettings:
     1-6% of a segment between still frames (``bench/tracking.py`` game 761000, where a long column lay on
     the bottom edge and no rest was found for half the game); an arm moving in the picture changes
     20-100% of a segment in most frames."""
+    rest_noise: float = 2.0
+    """``frozen`` rises to this many times the running mean of the motion at the rests found so far (the
+    camera's own noise): at 8 grey levels of noise the noise alone made the mean change 0.12-0.27, and a
+    column that reached the edge was never taken for the new rest (``bench/tracking.py --noise 8``, game
+    770004: no rest after 70 s)."""
     stills: bool = False
     """Each picture was taken at rest (a folder of photos): only the border test applies."""
 
@@ -103,6 +110,7 @@ class StabilityGate:
         self.motion = 0.0
         self.local_motion = 0.0
         self.presence = 0.0
+        self._rest_motion = 0.0
 
     def update(self, image: np.ndarray) -> str:
         """The state of this frame."""
@@ -124,7 +132,8 @@ class StabilityGate:
         # there, not an arm (an arm always moves a little, even while it carries).
         assert self._previous_lifted is not None
         border_moved = _change(lifted, self._previous_lifted, s.shift) > s.change / 2
-        frozen = (s.stills or self.motion < s.frozen) and _border_change(border_moved, s) < s.frozen_border
+        frozen_limit = max(s.frozen, s.rest_noise * self._rest_motion)
+        frozen = (s.stills or self.motion < frozen_limit) and _border_change(border_moved, s) < s.frozen_border
         self._previous, self._previous_lifted = small, lifted
         if frozen and not self._still:
             self._anchor = lifted
@@ -141,6 +150,7 @@ class StabilityGate:
         self._quiet = self._quiet + 1 if quiet else 0
         if self._quiet >= s.hold:
             self._reference = lifted
+            self._rest_motion += REST_WEIGHT * (self.motion - self._rest_motion)
             return "stable"
         return "settling" if quiet else "moving"
 
@@ -156,6 +166,7 @@ class StabilityGate:
         """Forget everything (a new source)."""
         self._previous = self._previous_lifted = self._reference = self._anchor = None
         self._quiet = self._still = 0
+        self._rest_motion = 0.0
 
 
 def _small(image: np.ndarray) -> np.ndarray:
