@@ -107,7 +107,7 @@ def main() -> None:
         total["missed_rests"] += len(row["missed_rests"])
         if args.verbose and (row["false_rests"] or row["missed_rests"]):
             print(json.dumps(row), flush=True)
-    shown = ("change", "inset", "presence", "frozen_border", "local_motion")
+    shown = ("change", "inset", "presence", "frozen_border", "local_motion", "rest_noise")
     print(json.dumps({"settings": {name: getattr(settings, name) for name in shown},
                       **total}))
 

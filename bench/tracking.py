@@ -48,7 +48,7 @@ from spider_vision.gamelog import (  # noqa: E402
     CorrectionEvent, FlipEvent, MoveEvent, NoteEvent, RemoveEvent, read_log, replay,
 )
 from spider_vision.synth import random_play, random_scene, render_game, style_names  # noqa: E402
-from spider_vision.synth.video import VIDEO_NOISE  # noqa: E402
+from spider_vision.synth.video import video_noise  # noqa: E402
 from spider_vision.tracking import Tracker, open_source  # noqa: E402
 from spider_vision.tracking.identities import CardBook  # noqa: E402
 from spider_vision.tracking.observation import allowed_classes  # noqa: E402
@@ -181,7 +181,7 @@ def one_video(number: int, args: argparse.Namespace, models: Models, folder: Pat
     replayed = replay(read_log(log))
     row = {
         "seed": seed, "deal": deal, "suits": suits, "deck": scene.deck,
-        "noise": min(scene.noise, VIDEO_NOISE) if args.noise is None else args.noise, "frames": frames,
+        "noise": video_noise(scene, args.noise), "frames": frames,
         "seconds": round(seconds, 2), "fps": round(frames / seconds, 1),
         "frames_read": tracker.frames_read,
         "truth_events": len(truth), "tracked_events": len(mine), "matched": common,

@@ -44,7 +44,7 @@ from spider_vision.synth.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, PlacedCard
 from spider_vision.synth.render import card_width_px, make_camera, render_table, single_threaded
 from spider_vision.synth.scene import Scene, random_scene
 
-__all__ = ["GameVideo", "random_play", "render_game"]
+__all__ = ["GameVideo", "random_play", "render_game", "video_noise"]
 
 logger = logging.getLogger(__name__)
 
@@ -335,6 +335,12 @@ def _camera_path(frames: int, rng: np.random.Generator) -> np.ndarray:
     return path + rng.normal(0, 1, (frames, 4)) * [0.25, 0.25, 0.03, 0.03]
 
 
+def video_noise(scene: Scene, noise: float | None = None) -> float:
+    """The sensor noise a video of ``scene`` is filmed with: ``noise`` when asked for, else the scene's
+    own, at most ``VIDEO_NOISE``."""
+    return min(scene.noise, VIDEO_NOISE) if noise is None else noise
+
+
 def render_game(
     start: Position,
     steps: Sequence[Step],
@@ -358,7 +364,7 @@ def render_game(
     # The player sits at the bottom of the picture: the hand comes in from there.
     # Video codecs smooth sensor noise away and compress on their own.
     scene = scene.with_(hands=0, fit_view=True, view_offset=(0.0, 0.0), motion_blur=0.0,
-                        noise=min(scene.noise, VIDEO_NOISE) if noise is None else noise, jpeg_quality=0,
+                        noise=video_noise(scene, noise), jpeg_quality=0,
                         roll=float(np.clip(scene.roll, -12, 12)), tilt_azimuth=float(np.clip(scene.tilt_azimuth, -20, 20)))
     rng = random.Random(seed)
     planner = _Planner(scene, seed, fps, rng)

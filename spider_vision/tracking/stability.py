@@ -80,7 +80,8 @@ class GateSettings:
     frozen: float = 0.2
     """The most mean change from the previous frame while a changed border waits to count as the new
     rest: far below ``motion``, since a hand carrying cards slowly over the table (its arm lying
-    across the border, unchanging) moves less than ``motion`` but more than a table at rest."""
+    across the border, unchanging) moves less than ``motion`` but more than a table at rest. A noisy
+    camera raises it (``rest_noise``)."""
     frozen_border: float = 0.06
     """The largest share of a border segment that may change between two frames while the border counts
     as frozen. Not none: a video's coding noise flickers along the edges of cards that reach the border,
