@@ -288,4 +288,6 @@ def missed(detections: Detections, layout: Layout, dropped: int) -> tuple[Detect
     renumber = {int(old): new for new, old in enumerate(keep)}
     columns = tuple(tuple(renumber[i] for i in column if i in renumber) for column in layout.columns)
     loose = tuple(renumber[i] for i in layout.loose if i in renumber)
-    return detections.subset(keep), replace(layout, columns=columns, loose=loose)
+    extra = tuple(pile for pile in (tuple(renumber[i] for i in pile if i in renumber) for pile in layout.extra)
+                  if pile)
+    return detections.subset(keep), replace(layout, columns=columns, loose=loose, extra=extra)

@@ -25,7 +25,7 @@ import numpy as np
 
 from spider_vision.vision.detect import Detections
 
-__all__ = ["Layout", "group_columns"]
+__all__ = ["Layout", "group_columns", "without_piles"]
 
 LINE_CARDS = 3
 """Cards a column needs before its drift across is measured."""
@@ -51,7 +51,9 @@ class Layout:
     ``columns[k]`` lists detections of one pile from the bottom of the pile
     (highest on the table) to the exposed card; ``letters[k]`` is 0..9 when the
     layout was recognised as a full tableau, else ``None``. ``loose`` are
-    detections outside every column (removed runs, cards in a hand).
+    detections outside every column (removed runs, cards in a hand);
+    ``extra`` are the piles among them that lay in the row beside a full
+    tableau's ten columns (``without_piles`` may name them again).
     """
 
     columns: tuple[tuple[int, ...], ...]
@@ -61,6 +63,12 @@ class Layout:
     rotation: np.ndarray
     card_size: tuple[float, float]
     full: bool
+    extra: tuple[tuple[int, ...], ...] = ()
+
+    def piles(self, detections: Detections) -> list[tuple[int, ...]]:
+        """The columns and the ``extra`` piles, in order across the row."""
+        points = detections.origins @ self.rotation.T
+        return sorted(self.columns + self.extra, key=lambda pile: float(np.median(points[list(pile), 0])))
 
 
 def _rotation(downs: np.ndarray) -> np.ndarray:
@@ -178,7 +186,27 @@ def group_columns(detections: Detections) -> Layout:
             loose.extend(column)
         else:
             kept.append(column)
-    columns = kept
+    return _named(kept, loose, points, across, detections, rotation, (width, height))
+
+
+def without_piles(layout: Layout, detections: Detections, piles: list[tuple[int, ...]]) -> Layout:
+    """``layout`` with ``piles`` (of ``layout.piles``) left loose and the other piles named again: a
+    pile found later not to be a column (completed runs set beside the row) must not take a column's
+    letter, nor stop the others from making a tableau."""
+    if not piles:
+        return layout
+    points = detections.origins @ layout.rotation.T
+    across = _across(points, *layout.card_size)
+    columns = [list(pile) for pile in layout.piles(detections) if pile not in piles]
+    named = {i for pile in columns for i in pile}
+    loose = [i for i in layout.loose if i not in named] + [i for pile in piles for i in pile]
+    return _named(columns, loose, points, across, detections, layout.rotation, layout.card_size)
+
+
+def _named(columns: list[list[int]], loose: list[int], points: np.ndarray, across: np.ndarray,
+           detections: Detections, rotation: np.ndarray, card_size: tuple[float, float]) -> Layout:
+    """The layout of piles ordered across: ghosts squeezed between columns left loose, and letters
+    when the piles (with gaps one pitch wide or more as empty columns) make ten columns."""
     letters: list[int | None] = [None] * len(columns)
     empty: list[int] = []
     full = False
@@ -214,5 +242,6 @@ def group_columns(detections: Detections) -> Layout:
                 loose.extend(i for k, column in enumerate(columns) if letters[k] is None for i in column)
     ordered = [tuple(sorted(column, key=lambda i: points[i, 1])) for column in columns]
     keep = [k for k in range(len(ordered)) if not full or letters[k] is not None]
+    extra = tuple(ordered[k] for k in range(len(ordered)) if k not in keep)
     return Layout(tuple(ordered[k] for k in keep), tuple(letters[k] for k in keep), tuple(sorted(loose)),
-                  tuple(empty), rotation, (width, height), full)
+                  tuple(empty), rotation, card_size, full, extra)

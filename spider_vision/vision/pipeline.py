@@ -29,6 +29,7 @@ import numpy as np
 from spider_vision.engine import Card
 from spider_vision.vision.calibration import Calibration, CalibrationError
 from spider_vision.vision.cascade import drop_phantom_peaks, repair_columns
+from spider_vision.vision.completed import drop_completed_runs, runs_in_sight
 from spider_vision.vision.corners import drop_second_indices
 from spider_vision.vision.detect import Detections, detect_cards, table_roll
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
@@ -182,6 +183,8 @@ def _read_detections(image: np.ndarray, models: Models, detections: Detections, 
     beliefs = joint_probabilities(rank, suit)
     layout = drop_phantom_peaks(layout, detections, beliefs)
     layout = drop_second_indices(layout, detections, beliefs)
+    layout = drop_completed_runs(layout, detections, beliefs, lambda i: float(models.count(
+        strip_crop(image, detections.origins[i], detections.rights[i], detections.downs[i])[None])[0, 0]))
     rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
     probabilities = joint_probabilities(rank, suit)
     if calibration is not None:
@@ -229,7 +232,8 @@ def _cards(image: np.ndarray, models: Models, detections: Detections, layout: La
         per_letter[:, 0] = 1.0  # empty columns hold no face-down card
         for k, letter in enumerate(layout.letters):
             per_letter[letter] = counts[k]
-        allowed, _ = choose_down_counts(per_letter, sum(len(column) for column in layout.columns))
+        allowed, _ = choose_down_counts(per_letter, sum(len(column) for column in layout.columns),
+                                        runs_in_sight(layout.loose, probabilities))
         chosen = [allowed[letter] for letter in layout.letters]
     for k, (column, letter) in enumerate(zip(layout.columns, layout.letters)):
         down = chosen[k]

@@ -132,3 +132,13 @@ def test_column_prior_leans_an_unsure_card_towards_its_run(unsure: list, expecte
     assert out[1].argmax() == class_index(parse_card(expected))
     assert np.allclose(out.sum(axis=1), 1.0)
     assert np.array_equal(out[3], beliefs[3])  # in no column: untouched
+
+
+@pytest.mark.parametrize(("in_sight", "runs_assumed"), [(0, False), (1, True)])
+def test_a_completed_run_no_card_shows_costs_the_counts_that_assume_it(in_sight: int, runs_assumed: bool) -> None:
+    # Columns a..c lean to 4 face-down cards (at 0.6): 41 + 10 face-up = 51 cards, which a deal fewer and a
+    # run removed explain (40 + 13); their dealt 5s make the fresh 54 (stock 50) at odds of 1.5 to 1 each.
+    beliefs = [{4: 0.6, 5: 0.4}] * 3 + [{5: 1.0}] + [{4: 1.0}] * 6
+    counts, ok = choose_down_counts(_counts(beliefs), 10, runs_in_sight=in_sight)
+    assert ok
+    assert counts[:3] == ([4, 4, 4] if runs_assumed else [5, 5, 5])

@@ -1,0 +1,83 @@
+"""Stage 3e (classical): completed runs set beside the row of columns are not a column.
+
+A player lays each completed run aside as a squared pile, often at one end
+of the row and about one pitch from the last column; several runs lie
+fanned one below the other. The detector finds the top card of each, all
+Aces (or all Kings, when the run was turned over as it was picked up), and
+the layout takes them for one more column: the ten columns then seem to be
+eleven, or a real empty column at that end seems filled. A tableau column
+whose face-up cards are all of one rank, Ace or King, hardly ever occurs in
+play (every card on another must be one rank lower to move there as a
+group), so such a pile of three or more at either end of the row leaves
+it. Two Aces in a row do occur in a column (a deal puts one on the other),
+so a pile of two leaves only when no face-down card lies above it (nothing
+lies under a completed run).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+import numpy as np
+
+from spider_vision.vision.detect import Detections
+from spider_vision.vision.layout import Layout, without_piles
+
+__all__ = ["BARE", "RUN_TOPS", "SURE_PILE", "SURE_RANK", "drop_completed_runs", "runs_in_sight"]
+
+logger = logging.getLogger(__name__)
+
+RUN_TOPS = (0, 12)
+"""Ranks (0-based: Ace, King) that show on top of a completed run laid aside."""
+SURE_RANK = 0.5
+"""Chance of that rank the reader must give each card of the pile."""
+SURE_PILE = 3
+"""Cards of one such rank in a pile that make it completed runs whatever lies above it."""
+BARE = 0.5
+"""Chance the face-down counter must give of nothing lying above a smaller pile's first card (the stock
+laid just above the runs can give face-down edges there)."""
+
+
+def drop_completed_runs(layout: Layout, detections: Detections, probabilities: np.ndarray,
+                        bare: Callable[[int], float]) -> Layout:
+    """``layout`` without an end pile of three or more cards all read as Aces (or all as Kings), or of
+    two with no face-down card above them.
+
+    ``probabilities`` (n, 52) are the reader's beliefs of every detection;
+    ``bare(i)`` is the chance that no face-down card lies above detection
+    ``i`` (the counter's, asked only of such piles). The other piles are
+    named again, so that ten columns with the runs beside them (or nine and
+    an empty one) make a tableau.
+    """
+    piles = layout.piles(detections)
+    if len(piles) < 2:
+        return layout
+    ranks = probabilities.reshape(-1, 4, 13).sum(axis=1)
+    runs = [pile for pile in (piles[0], piles[-1]) if _completed_runs(pile, ranks)
+            and (len(pile) >= SURE_PILE or bare(pile[0]) >= BARE)]
+    if not runs:
+        return layout
+    logger.debug("%d pile(s) of completed runs beside the row left the columns", len(runs))
+    return without_piles(layout, detections, runs)
+
+
+def _completed_runs(column: tuple[int, ...], ranks: np.ndarray) -> bool:
+    if len(column) < 2:
+        return False
+    rows = ranks[list(column)]
+    best = rows.argmax(axis=1)
+    return bool(best[0] in RUN_TOPS and (best == best[0]).all() and (rows[:, best[0]] >= SURE_RANK).all())
+
+
+def runs_in_sight(loose: tuple[int, ...], probabilities: np.ndarray) -> int:
+    """How many completed runs the cards off the columns show: each such card read as an Ace or a King.
+
+    A run laid aside face up shows its top card; a card in a hand or a
+    stray peak may count too, which only makes an assumed run cheaper.
+    """
+    if not loose:
+        return 0
+    ranks = probabilities[list(loose)].reshape(-1, 4, 13).sum(axis=1)
+    best = ranks.argmax(axis=1)
+    return int(sum(rank in RUN_TOPS and row[rank] >= SURE_RANK for rank, row in zip(best, ranks)))
