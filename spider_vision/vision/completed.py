@@ -41,8 +41,8 @@ laid just above the runs can give face-down edges there)."""
 
 def drop_completed_runs(layout: Layout, detections: Detections, probabilities: np.ndarray,
                         bare: Callable[[int], float]) -> Layout:
-    """``layout`` without an end pile of three or more cards all read as Aces (or all as Kings), or of
-    two with no face-down card above them.
+    """``layout`` without a pile at an end of the row (or of its ten columns) of three or more cards all
+    read as Aces (or all as Kings), or of two with no face-down card above them.
 
     ``probabilities`` (n, 52) are the reader's beliefs of every detection;
     ``bare(i)`` is the chance that no face-down card lies above detection
@@ -54,7 +54,9 @@ def drop_completed_runs(layout: Layout, detections: Detections, probabilities: n
     if len(piles) < 2:
         return layout
     ranks = probabilities.reshape(-1, 4, 13).sum(axis=1)
-    runs = [pile for pile in (piles[0], piles[-1]) if _completed_runs(pile, ranks)
+    # The ends of the row, and of the ten columns named in it (beyond which stray piles may lie).
+    ends = dict.fromkeys((piles[0], piles[-1], layout.columns[0], layout.columns[-1]))
+    runs = [pile for pile in ends if _completed_runs(pile, ranks)
             and (len(pile) >= SURE_PILE or bare(pile[0]) >= BARE)]
     if not runs:
         return layout

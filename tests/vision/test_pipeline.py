@@ -121,6 +121,43 @@ def test_a_partial_view_keeps_its_cards_and_withholds_the_position(models: Model
     assert any("withheld" in warning for warning in reading.warnings)
 
 
+LATE = ("9sQs5sJsJs|9sJsTs5s4s8s7s/|8s7s6s/|As8s/Ks3sQs|9s/4s6s3s5s|As3s2s3s2sAs/Ks2sKs|JsTs9sQsAsTs9s8s7s/|2s/"
+        "4s4s|5s7s6s5s4s3s2sAs6sQsTsKs/|KsQsJsTs/|8s7s6s - sss 1")
+"""A one-suit game along a winning line: three runs removed, every column filled."""
+LATE_J_EMPTY = ("7s9s5s8s|JsTs6s2sAs/6sTs6sJs|5s/3sQs|As4s/7sKsKs|Ts2sTsKsQsKsQsJsTs9s8s/5s2s9s7s|Js3s/Qs3s4s5s|"
+                "3s2sAs3s4s8s4s/Qs|KsAs6sJs/4s9s|8s7s2sAs/|9s8s7s6s5s/| - sss 1")
+"""Another, three runs removed and column j empty."""
+
+
+def _late_scene(seed: int, side: str):
+    """A clear view with the removed runs laid face up, fanned one below another, beside the row."""
+    return random_scene(seed, 1280, 720, hands=0, tilt=5.0, roll=0.0, card_px=110.0, motion_blur=0.0,
+                        defocus=0.0, glare=0.0, view_offset=(0.0, 0.0), clutter=0, stock_side=side,
+                        removed_face_up=True, fit_view=True)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_completed_runs_laid_beside_the_row_are_not_a_column(models: Models, side: str) -> None:
+    position = Position.from_spn(LATE)
+    reading = read_table(render(position, _late_scene(7, side), 7).image, models, suits=1)
+    assert reading.position is not None
+    read = Position.from_spn(reading.position)
+    assert len(read.removed) == 3
+    for truth, column in zip(position.columns, read.columns):
+        assert len(column.down) == len(truth.down)
+        assert [card in (None, expected) for card, expected in zip(column.up, truth.up)] == [True] * len(truth.up)
+    aces = [card for card in reading.cards if card.column is None and card.card == Card(1, "s")]
+    assert len(aces) == 3
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_an_empty_end_column_is_named_in_the_warning(models: Models, side: str) -> None:
+    reading = read_table(render(Position.from_spn(LATE_J_EMPTY), _late_scene(11, side), 11).image, models,
+                         suits=1)
+    assert reading.position is None
+    assert any("column a or j is empty" in warning for warning in reading.warnings)
+
+
 def test_an_empty_table_has_no_cards(models: Models) -> None:
     rng = np.random.default_rng(1)
     felt = np.clip(rng.normal((40, 110, 50), 6, (720, 1280, 3)), 0, 255).astype(np.uint8)
