@@ -65,6 +65,10 @@ def reading_warning(text: str) -> Warning:
     if "off the picture" in lowered:
         return Warning("framing", "caution", "Part of the table is outside the picture", text.split(": ")[0],
                        "Move the camera back or aim it at the middle of the table.")
+    if "nine columns' places" in lowered:
+        return Warning("view", "caution", "Column a or j is empty, or out of the picture", "",
+                       "Keep the whole row in the picture; an empty end column keeps the letter it had "
+                       "while the game was followed.")
     if "do not form the ten columns" in lowered or "partial" in lowered:
         return Warning("view", "caution", "The camera does not see all ten columns", "",
                        "Move the camera back or zoom out until the whole tableau is in the picture.")

@@ -54,6 +54,9 @@ class Layout:
     detections outside every column (removed runs, cards in a hand);
     ``extra`` are the piles among them that lay in the row beside a full
     tableau's ten columns (``without_piles`` may name them again).
+    ``places`` is how many columns' places the piles take across, gaps of a
+    pitch or more counting as empty columns: nine without a full tableau
+    means column a or j stands empty or lies out of the picture.
     """
 
     columns: tuple[tuple[int, ...], ...]
@@ -64,6 +67,7 @@ class Layout:
     card_size: tuple[float, float]
     full: bool
     extra: tuple[tuple[int, ...], ...] = ()
+    places: int = 0
 
     def piles(self, detections: Detections) -> list[tuple[int, ...]]:
         """The columns and the ``extra`` piles, in order across the row."""
@@ -210,6 +214,7 @@ def _named(columns: list[list[int]], loose: list[int], points: np.ndarray, acros
     letters: list[int | None] = [None] * len(columns)
     empty: list[int] = []
     full = False
+    places = len(columns)
     if len(columns) >= 2:
         steps, pitch = _steps(columns, across, detections)
         while len(columns) > 2:
@@ -225,6 +230,7 @@ def _named(columns: list[list[int]], loose: list[int], points: np.ndarray, acros
             steps, pitch = _steps(columns, across, detections)
         letters = [None] * len(columns)
         slots = np.concatenate([[0], np.cumsum(np.maximum(np.round(steps / pitch), 1))]).astype(int)
+        places = int(slots[-1]) + 1
         if slots[-1] == 9:
             full = True
             letters = [int(s) for s in slots]
@@ -237,6 +243,7 @@ def _named(columns: list[list[int]], loose: list[int], points: np.ndarray, acros
             window = slots[best:best + 10] - slots[best]
             if window[-1] == 9:
                 full = True
+                places = 10
                 for k in range(len(columns)):
                     letters[k] = int(window[k - best]) if best <= k < best + 10 else None
                 loose.extend(i for k, column in enumerate(columns) if letters[k] is None for i in column)
@@ -244,4 +251,4 @@ def _named(columns: list[list[int]], loose: list[int], points: np.ndarray, acros
     keep = [k for k in range(len(ordered)) if not full or letters[k] is not None]
     extra = tuple(ordered[k] for k in range(len(ordered)) if k not in keep)
     return Layout(tuple(ordered[k] for k in keep), tuple(letters[k] for k in keep), tuple(sorted(loose)),
-                  tuple(empty), rotation, card_size, full, extra)
+                  tuple(empty), rotation, card_size, full, extra, places)

@@ -198,7 +198,11 @@ def _read_detections(image: np.ndarray, models: Models, detections: Detections, 
     cards, rule_warnings = apply_rules(cards, mode, known)
     warnings.extend(rule_warnings)
     position = None
-    if not layout.full:
+    if not layout.full and layout.places == 9:
+        warnings.append(f"the {len(layout.columns)} pile(s) found take nine columns' places in a row: column a "
+                        "or j is empty or out of the picture, and one picture cannot tell which; position "
+                        "withheld")
+    elif not layout.full:
         warnings.append(f"the {len(layout.columns)} pile(s) found do not form the ten columns of a Spider "
                         "tableau (partial view or another layout); position withheld")
     else:

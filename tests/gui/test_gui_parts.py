@@ -121,6 +121,8 @@ def test_every_action_has_a_shortcut_and_every_control_a_name(window) -> None:
 @pytest.mark.parametrize("text, key, words", [
     ("the 7 pile(s) found do not form the ten columns of a Spider tableau (partial view or another layout); "
      "position withheld", "view", "all ten columns"),
+    ("the 9 pile(s) found take nine columns' places in a row: column a or j is empty or out of the picture, "
+     "and one picture cannot tell which; position withheld", "view", "Column a or j is empty"),
     ("the picture is too dark to read (mean brightness 12 of 255)", "camera", "Improve the light"),
     ("suit mode 2 inferred from the suits seen; pass --suits to fix it", "reading", "Suit mode"),
     ("the cards are small in the picture (about 41 px tall; reads are best from 100 px and often wrong under "

@@ -64,6 +64,18 @@ def test_a_partial_view_has_no_column_letters() -> None:
     assert layout.letters == (None,) * 4
 
 
+@pytest.mark.parametrize("columns, places, full", [
+    ([2, 1, 3, 1], 4, False),
+    ([1, 2, 1, 1, 1, 3, 1, 1, 1], 9, False),       # column a or j empty: which, one picture cannot tell
+    ([1, 2, 0, 1, 1, 3, 1, 1, 0, 1], 10, True),
+    ([1, 2, 0, 0, 1, 3, 1, 1, 1], 9, False),
+])
+def test_places_count_the_columns_the_piles_take_with_gaps_as_empty_ones(columns: list[int], places: int,
+                                                                        full: bool) -> None:
+    layout = group_columns(_table(columns)[0])
+    assert (layout.places, layout.full) == (places, full)
+
+
 def test_a_removed_run_beside_the_tableau_is_loose() -> None:
     detections, ids = _table([2, 1, 1, 1, 3, 1, 1, 1, 1, 1], extra=[(15 * WIDTH, -2 * HEIGHT)])
     layout = group_columns(detections)
