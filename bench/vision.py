@@ -1,7 +1,7 @@
 """Reading accuracy and speed of the vision pipeline on rendered tables it never trained on.
 
-    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--size WxH] [--turn K] [--by-scene]
-                            [--timing N] [--threads T] [--json OUT]
+    python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--size WxH] [--turn K] [--late]
+                            [--by-scene] [--timing N] [--threads T] [--json OUT]
 
 Two held-out sets: seeds the training never used (training card styles), and
 the unseen style (procedural decks in the Caladea font, left out of
@@ -21,9 +21,14 @@ The held-out tables are rendered at 1280x720 (the training pictures' size);
 ``--turn 1`` reads every table and still turned a quarter round (a portrait
 picture: a phone held upright, or a camera at the table's side), ``--turn 2``
 upside down (a camera across the table), and maps the cards back to score them.
+``--late`` puts a late position in each table's scene instead of its own
+(a few random moves from a deal, rarely past the first run): one along a
+winning line of the full-information solver, after its first run is
+removed, so runs lie set aside and columns often stand empty.
 ``--by-scene`` adds, for each held-out set, the headline figures of each
 kind of scene (``SCENE_GROUPS``: suit mode, a hand over the table, a turned
-table, a camera tilted sideways, motion blur, tight face-up steps), with
+table, a camera tilted sideways, motion blur, tight face-up steps, runs
+removed, an empty column, an empty column at an end of the row), with
 those outcomes, to show where the errors are.
 """
 
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from dataclasses import replace
@@ -42,6 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from spider_vision.engine import Position, apply_move, deal_position, parse_move  # noqa: E402
+from spider_vision.solver import SolveLimits, solve  # noqa: E402
 from spider_vision.synth import Rendering  # noqa: E402
 from spider_vision.synth.truth import CardTruth  # noqa: E402
 from spider_vision.vision import Models, TableReading, VisionError, read_table  # noqa: E402
@@ -74,6 +82,9 @@ SCENE_GROUPS: tuple[tuple[str, Callable[[Rendering], bool]], ...] = (
     ("tilted sideways (45 degrees or more off the picture's up)", lambda r: _turned(r.scene.tilt_azimuth) >= 45),
     ("motion blur", lambda r: r.scene.motion_blur > 0),
     (f"face-up steps up to {TIGHT_STEP} card heights", lambda r: r.scene.up_step <= TIGHT_STEP),
+    ("runs removed", lambda r: bool(Position.from_spn(r.spn).removed)),
+    ("an empty column", lambda r: any(not column.cards() for column in Position.from_spn(r.spn).columns)),
+    ("column a or j empty", lambda r: any(not Position.from_spn(r.spn).columns[k].cards() for k in (0, 9))),
 )
 """Named kinds of scene that ``--by-scene`` gives figures for (a table may be of several kinds)."""
 
@@ -82,13 +93,36 @@ BY_SCENE_FIGURES = {"card_accuracy": "readable", "card_accuracy_covered_index": 
 """The figures ``--by-scene`` gives, each with the count it is a share of (none when that is 0)."""
 
 
+LATE_NODES = 800_000
+"""Positions the solver may search for a winning line of a late table's deal (a deal it cannot win in
+that many gives way to the next)."""
+
+
+def late_position(seed: int) -> Position:
+    """A position along the solver's winning line of a deal drawn from ``seed``, after its first run is
+    removed and before the game is won."""
+    rng = random.Random(seed * 104729 + 3)
+    suits = rng.choice([1, 2, 4])
+    while True:
+        position = deal_position(rng.randrange(2**32), suits)
+        result = solve(position, SolveLimits(seconds=None, nodes=LATE_NODES))
+        later = []
+        for text in result.moves if result.solved else ():
+            position = apply_move(position, parse_move(text)[0]).after
+            if position.removed and not position.is_won:
+                later.append(position)
+        if later:
+            return rng.choice(later)
+
+
 def measure(seeds: range, held_out_style: bool, models: Models, size: tuple[int, int] = (1280, 720),
-            turn: int = 0, by_scene: bool = False) -> dict[str, object]:
+            turn: int = 0, by_scene: bool = False, late: bool = False) -> dict[str, object]:
     total: dict[str, int] = {}
     groups: dict[str, dict[str, int]] = {name: {} for name, _ in SCENE_GROUPS}
     members = dict.fromkeys(groups, 0)
     for seed in seeds:
-        rendering = render_seed(seed, held_out_style=held_out_style, width=size[0], height=size[1])
+        rendering = render_seed(seed, held_out_style=held_out_style, width=size[0], height=size[1],
+                                position=late_position(seed) if late else None)
         reading = _read(rendering.image, models, int(rendering.spn.split(" ")[-1]), turn)
         counts = score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view, rendering.scene.hands)
         _add(total, counts)
@@ -197,9 +231,12 @@ def main() -> int:
                         help="quarter turns anticlockwise given to each table and still before it is read: 1 or "
                              "3 is a phone held upright or a camera at the table's side, 2 a camera across it "
                              "(default 0)")
+    parser.add_argument("--late", action="store_true",
+                        help="a late position in each table's scene: along the solver's winning line of a deal, "
+                             "after its first run is removed (runs set aside, empty columns)")
     parser.add_argument("--by-scene", action="store_true",
                         help="also give the figures of each kind of scene (suit mode, hands, turned, tilted "
-                             "sideways, motion blur, tight steps)")
+                             "sideways, motion blur, tight steps, runs removed, empty columns)")
     parser.add_argument("--timing", type=int, default=10, help="1920x1080 frames timed (default 10)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
     parser.add_argument("--models", type=Path, default=None)
@@ -211,11 +248,11 @@ def main() -> int:
     if args.scenes:
         first = HELD_OUT_SEEDS + args.first
         figures["held_out_seeds"] = measure(range(first, first + args.scenes), False, models, args.size, args.turn,
-                                            args.by_scene)
+                                            args.by_scene, args.late)
     if args.style_scenes:
         first = STYLE_SEEDS + args.first
         figures["unseen_style"] = measure(range(first, first + args.style_scenes), True, models, args.size,
-                                         args.turn, args.by_scene)
+                                         args.turn, args.by_scene, args.late)
     if args.samples:
         figures["bundled_stills"] = measure_samples(models, args.turn)
     if args.timing:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from spider_vision.engine import deal_position
+from spider_vision.engine import Position, deal_position
 from spider_vision.synth import Rendering, extra_style_names, random_play, random_scene, render, style_names
 from spider_vision.synth.truth import lowest_face_up
 from spider_vision.vision.evaluation import MIN_INDEX_VISIBLE
@@ -61,15 +61,17 @@ SHARD_KEYS = ("images", "keypoints", "index_crops", "index_labels", "strip_crops
 
 
 def render_seed(seed: int, *, held_out_style: bool = False, extra_fonts: bool = False, width: int = 1280,
-                height: int = 720, deck: str | None = None) -> Rendering:
+                height: int = 720, deck: str | None = None, position: Position | None = None) -> Rendering:
     """The rendered table of ``seed``: training styles only, the unseen style with ``held_out_style``,
-    a deck in the further fonts with ``extra_fonts``, or the deck named ``deck`` in the same scene."""
+    a deck in the further fonts with ``extra_fonts``, or the deck named ``deck`` in the same scene;
+    ``position`` in that scene instead of the seed's own."""
     rng = random.Random(seed * 7919 + 17)
     suits = rng.choice([1, 2, 4])
     start = deal_position(rng.randrange(2**32), suits)
     moves = rng.choice([0, rng.randrange(0, 30), rng.randrange(0, 120)])
-    steps = random_play(start, moves, seed)
-    position = steps[-1].after if steps else start
+    if position is None:
+        steps = random_play(start, moves, seed)
+        position = steps[-1].after if steps else start
     scene = random_scene(seed, width, height)
     if deck is not None:
         scene = scene.with_(deck=deck)
