@@ -161,16 +161,18 @@ unseen style's first sample the same) and loses none, with the same exact positi
 exact positions, 6 and over lose columns."""
 
 
-RUN_COST = 2.0
+RUN_COST = 3.0
 """Nats a whole card total pays for each completed run it assumes beyond those in sight (cards off the
-columns read as Aces or Kings: ``completed.runs_in_sight``). A removed run is 13 cards, and 13 is 3 more
-than a whole deal, so three columns' counts each read one short (a fresh deal's 5s read as 4s) or one
-count one too many made a total that a deal fewer and a run removed explained, and the position came
-out with a run removed that no card in sight showed. On the first 800 + 800 tables of
-``bench/vision.py`` (cached reads, 1123 full views): exact positions 564 with no cost, 576 with 1, 580
-with 2, 580 with 3; face-down counts 14104 of 14489 columns right with none, 14144 with 2. The next 200 +
-200: 138 and 140 of 248. On 134 full views of positions along solver lines with runs removed, the same
-23 are exact with any cost of 0 to 3."""
+columns read as Aces or Kings: ``completed.runs_in_sight``), with all 44 cards still face down; in
+proportion to the face-down cards it gives, since runs are completed once much of the deal is turned
+over. A removed run is 13 cards, 3 more than a deal: three columns' counts each read one short (a fresh
+deal's 5s read as 4s), or one count one too many, made a total that a deal fewer and a run removed
+explained, and the position came out with a run removed that no card in sight showed (as many as 4 runs
+with 42 cards face down). On the first 800 + 800 tables of ``bench/vision.py`` (cached reads, 1123 full
+views) exact positions 564 with no cost, 580 with 3 (and with a flat 2 nats a run); face-down counts
+14104 and 14142 of 14489 columns. On 100 + 100 late tables (``--late``: runs removed in every one, laid
+face down in two in five) the flat cost lost one exact position of 126 and 5 counts of 1413; this one
+keeps both (21 exact; 1332 counts against 1333)."""
 
 
 def choose_down_counts(probabilities: np.ndarray, face_up: int, runs_in_sight: int = 0) -> tuple[list[int], bool]:
@@ -181,8 +183,10 @@ def choose_down_counts(probabilities: np.ndarray, face_up: int, runs_in_sight: i
     tableau (``face_up`` plus the counts) must leave a whole stock and whole
     removed runs. When no such choice is within ``FORCED_COST`` of the
     likeliest counts, the face-up cards are the likelier error (one missed or
-    found twice) and the likeliest counts come back instead. Returns the
-    counts and whether they make a whole card total.
+    found twice) and the likeliest counts come back instead. A total that
+    assumes more removed runs than ``runs_in_sight`` pays ``RUN_COST`` for
+    each, the more the more cards it leaves face down. Returns the counts and
+    whether they make a whole card total.
     """
     logs = np.log(np.maximum(probabilities, 1e-9))
     best: dict[int, tuple[float, list[int]]] = {0: (0.0, [])}
@@ -198,7 +202,8 @@ def choose_down_counts(probabilities: np.ndarray, face_up: int, runs_in_sight: i
     for total, (score, counts) in best.items():
         split = split_rest(104 - total - face_up)
         if split is not None:
-            valid.append((score - RUN_COST * max(0, split[1] - runs_in_sight), score, counts))
+            cost = RUN_COST * total / sum(DEALT_DOWN) * max(0, split[1] - runs_in_sight)
+            valid.append((score - cost, score, counts))
     likeliest = max(best.values(), key=lambda entry: entry[0])
     if not valid:
         return likeliest[1], False

@@ -142,3 +142,12 @@ def test_a_completed_run_no_card_shows_costs_the_counts_that_assume_it(in_sight:
     counts, ok = choose_down_counts(_counts(beliefs), 10, runs_in_sight=in_sight)
     assert ok
     assert counts[:3] == ([4, 4, 4] if runs_assumed else [5, 5, 5])
+
+
+def test_a_run_assumed_with_few_cards_face_down_costs_little() -> None:
+    # Late in a game: columns a..c lean to none face down, which with 60 face-up cards leaves 43 (a run and
+    # three deals); one each leaves 40 (four deals, no run). With one card face down a run is cheap.
+    beliefs = [{0: 0.6, 1: 0.4}] * 3 + [{1: 1.0}] + [{0: 1.0}] * 6
+    counts, ok = choose_down_counts(_counts(beliefs), 60)
+    assert ok
+    assert counts[:4] == [0, 0, 0, 1]
