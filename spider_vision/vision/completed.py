@@ -5,13 +5,13 @@ of the row and about one pitch from the last column; several runs lie
 fanned one below the other. The detector finds the top card of each, all
 Aces (or all Kings, when the run was turned over as it was picked up), and
 the layout takes them for one more column: the ten columns then seem to be
-eleven, or a real empty column at that end seems filled. A tableau column
-whose face-up cards are all of one rank, Ace or King, hardly ever occurs in
-play (every card on another must be one rank lower to move there as a
-group), so such a pile of three or more at either end of the row leaves
-it. Two Aces in a row do occur in a column (a deal puts one on the other),
-so a pile of two leaves only when no face-down card lies above it (nothing
-lies under a completed run).
+eleven, the pile takes a column's letter and pushes the column at the far
+end out, or a real empty column at that end seems filled. A move puts a
+card on one a rank higher, and only a deal puts a card on one of its own
+rank, so three of one rank in a column need two deals in a row to land so:
+such a pile of Aces or Kings at either end of the row leaves it. Two do
+occur (a deal puts an Ace on an Ace), so a pile of two leaves only when no
+face-down card lies above it (nothing lies under a completed run).
 """
 
 from __future__ import annotations
