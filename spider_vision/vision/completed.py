@@ -23,13 +23,14 @@ import numpy as np
 
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.layout import Layout, without_piles
+from spider_vision.vision.position import RUN_TOPS
 
-__all__ = ["BARE", "RUN_TOPS", "SURE_PILE", "SURE_RANK", "drop_completed_runs", "runs_in_sight"]
+__all__ = ["BARE", "SURE_PILE", "SURE_RANK", "drop_completed_runs", "runs_in_sight"]
 
 logger = logging.getLogger(__name__)
 
-RUN_TOPS = (0, 12)
-"""Ranks (0-based: Ace, King) that show on top of a completed run laid aside."""
+_TOPS = tuple(rank - 1 for rank in RUN_TOPS)
+"""The reader's rank numbers (from 0) of the cards a completed run shows on top."""
 SURE_RANK = 0.5
 """Chance of that rank the reader must give each card of the pile."""
 SURE_PILE = 3
@@ -69,7 +70,7 @@ def _completed_runs(column: tuple[int, ...], ranks: np.ndarray) -> bool:
         return False
     rows = ranks[list(column)]
     best = rows.argmax(axis=1)
-    return bool(best[0] in RUN_TOPS and (best == best[0]).all() and (rows[:, best[0]] >= SURE_RANK).all())
+    return bool(best[0] in _TOPS and (best == best[0]).all() and (rows[:, best[0]] >= SURE_RANK).all())
 
 
 def runs_in_sight(loose: tuple[int, ...], probabilities: np.ndarray) -> int:
@@ -82,4 +83,4 @@ def runs_in_sight(loose: tuple[int, ...], probabilities: np.ndarray) -> int:
         return 0
     ranks = probabilities[list(loose)].reshape(-1, 4, 13).sum(axis=1)
     best = ranks.argmax(axis=1)
-    return int(sum(rank in RUN_TOPS and row[rank] >= SURE_RANK for rank, row in zip(best, ranks)))
+    return int(sum(rank in _TOPS and row[rank] >= SURE_RANK for rank, row in zip(best, ranks)))

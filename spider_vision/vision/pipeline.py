@@ -210,8 +210,8 @@ def _read_detections(image: np.ndarray, models: Models, detections: Detections, 
         for letter in range(10):
             pile = sorted((c for c in cards if c.column == letter and c.face_up), key=lambda c: c.index)
             columns[letter] = (down_counts.get(letter, 0), [c.card for c in pile])
-        kings = [c.card for c in cards if c.column is None and c.face_up and c.card is not None]
-        position, spn_warnings = build_spn(columns, mode, kings)
+        loose = [c.card for c in cards if c.column is None and c.face_up and c.card is not None]
+        position, spn_warnings = build_spn(columns, mode, loose)
         warnings.extend(spn_warnings)
     order = sorted(range(len(cards)), key=lambda k: (cards[k].column is None, cards[k].column or 0, cards[k].index))
     return TableReading(tuple(cards[k] for k in order), position, tuple(warnings), mode, (width, height))

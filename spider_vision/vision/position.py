@@ -2,8 +2,9 @@
 
 The camera sees the ten columns but not the stock's size nor, usually, the
 completed runs; both follow from the 104-card total (the stock is a multiple
-of ten, a removed run is 13 cards, so the split is unique). A removed run
-whose king is not in sight gets a guessed suit, one that the cards in sight
+of ten, a removed run is 13 cards, so the split is unique). A run laid aside
+face up shows its King or its Ace on top, which gives its suit; a removed
+run with neither in sight gets a guessed suit, one that the cards in sight
 leave room for (both 9h on the table: no heart run can have gone). The
 engine's parser then checks the result (copies per mode, card totals).
 """
@@ -14,7 +15,11 @@ from collections import Counter
 
 from spider_vision.engine import Card, Position, PositionError, SuitMode, card_text
 
-__all__ = ["build_spn", "split_rest"]
+__all__ = ["RUN_TOPS", "build_spn", "split_rest"]
+
+RUN_TOPS = (1, 13)
+"""Ranks of the card a completed run laid aside face up shows on top: its Ace, or its King when it was
+turned over as it was picked up."""
 
 
 def split_rest(rest: int) -> tuple[int, int] | None:
@@ -38,18 +43,24 @@ def _room_for_runs(cards: list[Card], mode: SuitMode) -> Counter[str]:
 
 
 def _removed_suits(columns: list[tuple[int, list[Card | None]]], mode: SuitMode, runs: int,
-                   loose_kings: list[Card]) -> str:
-    """The suits of ``runs`` removed runs: the kings seen off the tableau first, then guesses the cards allow.
+                   loose: list[Card]) -> str:
+    """The suits of ``runs`` removed runs: the Kings and Aces seen off the tableau first (a run's top
+    card) where the cards on the tableau leave room for such a run, then guesses the cards allow.
 
     A guess takes the suit with the fewest cards in sight (the likeliest to
     have been completed) among those with room for another run; with no room
     anywhere the guess stands and the engine's check withholds the position.
+    A card off the tableau may be no run's (a card in a hand, a misread), so
+    it counts only where there is room.
     """
     in_sight = [card for _, up in columns for card in up if card is not None]
     room = _room_for_runs(in_sight, mode)
     seen = Counter(card.suit for card in in_sight)
-    chosen = [card.suit for card in loose_kings if card.rank == 13][:runs]
-    room.subtract(chosen)
+    chosen: list[str] = []
+    for card in loose:
+        if card.rank in RUN_TOPS and len(chosen) < runs and room[card.suit] > 0:
+            chosen.append(card.suit)
+            room[card.suit] -= 1
     while len(chosen) < runs:
         open_suits = [suit for suit in mode.suits if room[suit] > 0] or list(mode.suits)
         suit = min(open_suits, key=lambda s: (seen[s] + 13 * chosen.count(s), mode.suits.index(s)))
@@ -59,7 +70,7 @@ def _removed_suits(columns: list[tuple[int, list[Card | None]]], mode: SuitMode,
 
 
 def build_spn(columns: list[tuple[int, list[Card | None]]], suits: int,
-              loose_kings: list[Card]) -> tuple[str | None, list[str]]:
+              loose: list[Card]) -> tuple[str | None, list[str]]:
     """SPN from ten (face-down count, face-up cards) columns, or None with the reason as a warning."""
     warnings: list[str] = []
     total = sum(down + len(up) for down, up in columns)
@@ -71,7 +82,7 @@ def build_spn(columns: list[tuple[int, list[Card | None]]], suits: int,
     mode = SuitMode(suits)
     removed = ""
     if runs:
-        removed = _removed_suits(columns, mode, runs, loose_kings)
+        removed = _removed_suits(columns, mode, runs, loose)
         if suits != 1:
             warnings.append(f"{runs} completed run(s) assumed from the card count; their suits are guessed")
     tableau = "/".join(f"{down or ''}|{''.join(card_text(card) for card in up)}" for down, up in columns)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from spider_vision.engine import Position, parse_cards
 from spider_vision.vision.position import build_spn
 
@@ -27,12 +29,13 @@ def test_a_card_total_no_stock_and_runs_can_make_withholds_the_position() -> Non
     assert "withheld" in warnings[-1]
 
 
-def test_one_removed_run_with_its_king_seen() -> None:
-    # 41 cards on the tableau + 50 stock + 13 removed = 104.
+@pytest.mark.parametrize("top", ["Kd", "Ad"])
+def test_one_removed_run_with_its_king_or_ace_seen(top: str) -> None:
+    # 41 cards on the tableau + 50 stock + 13 removed = 104; the run laid aside shows its King or its Ace.
     columns = [(4, parse_cards("Ks")), (4, parse_cards("9h")), (4, parse_cards("2c")), (4, parse_cards("Qd")),
                (3, parse_cards("7s")), (3, parse_cards("7s")), (3, parse_cards("Ah")), (3, parse_cards("3d")),
                (3, parse_cards("Tc")), (0, parse_cards("2c"))]
-    spn, warnings = build_spn(columns, 4, parse_cards("Kd"))
+    spn, warnings = build_spn(columns, 4, parse_cards(top))
     assert spn is not None and spn.endswith(" 50 d 4")
     assert any("completed run" in w for w in warnings)
 
