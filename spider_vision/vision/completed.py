@@ -57,20 +57,12 @@ def drop_completed_runs(layout: Layout, detections: Detections, probabilities: n
     ranks = probabilities.reshape(-1, 4, 13).sum(axis=1)
     # The ends of the row, and of the ten columns named in it (beyond which stray piles may lie).
     ends = dict.fromkeys((piles[0], piles[-1], layout.columns[0], layout.columns[-1]))
-    runs = [pile for pile in ends if _completed_runs(pile, ranks)
+    runs = [pile for pile in ends if _completed_runs(ranks[list(pile)])
             and (len(pile) >= SURE_PILE or bare(pile[0]) >= BARE)]
     if not runs:
         return layout
     logger.debug("%d pile(s) of completed runs beside the row left the columns", len(runs))
     return without_piles(layout, detections, runs)
-
-
-def _completed_runs(column: tuple[int, ...], ranks: np.ndarray) -> bool:
-    if len(column) < 2:
-        return False
-    rows = ranks[list(column)]
-    best = rows.argmax(axis=1)
-    return bool(best[0] in _TOPS and (best == best[0]).all() and (rows[:, best[0]] >= SURE_RANK).all())
 
 
 def runs_in_sight(loose: tuple[int, ...], probabilities: np.ndarray) -> int:
@@ -79,8 +71,16 @@ def runs_in_sight(loose: tuple[int, ...], probabilities: np.ndarray) -> int:
     A run laid aside face up shows its top card; a card in a hand or a
     stray peak may count too, which only makes an assumed run cheaper.
     """
-    if not loose:
-        return 0
-    ranks = probabilities[list(loose)].reshape(-1, 4, 13).sum(axis=1)
+    return int(_run_tops(probabilities[list(loose)].reshape(-1, 4, 13).sum(axis=1)).sum())
+
+
+def _completed_runs(ranks: np.ndarray) -> bool:
+    """Whether a pile's cards (their rank beliefs, one row each) are two or more sure Aces or sure Kings."""
     best = ranks.argmax(axis=1)
-    return int(sum(rank in _TOPS and row[rank] >= SURE_RANK for rank, row in zip(best, ranks)))
+    return bool(len(ranks) >= 2 and (best == best[0]).all() and _run_tops(ranks).all())
+
+
+def _run_tops(ranks: np.ndarray) -> np.ndarray:
+    """For each row of rank beliefs, whether it is at least ``SURE_RANK`` sure of an Ace or of a King."""
+    best = ranks.argmax(axis=1)
+    return np.isin(best, _TOPS) & (ranks.max(axis=1) >= SURE_RANK)
