@@ -28,6 +28,7 @@ import numpy as np
 
 from spider_vision.engine import Card
 from spider_vision.vision.calibration import Calibration, CalibrationError
+from spider_vision.vision.card_total import drop_for_whole_total
 from spider_vision.vision.cascade import drop_phantom_peaks, repair_columns
 from spider_vision.vision.completed import drop_completed_runs, runs_in_sight
 from spider_vision.vision.corners import drop_second_indices
@@ -183,15 +184,19 @@ def _read_detections(image: np.ndarray, models: Models, detections: Detections, 
     beliefs = joint_probabilities(rank, suit)
     layout = drop_phantom_peaks(layout, detections, beliefs)
     layout = drop_second_indices(layout, detections, beliefs)
-    layout = drop_completed_runs(layout, detections, beliefs, lambda i: float(models.count(
-        strip_crop(image, detections.origins[i], detections.rights[i], detections.downs[i])[None])[0, 0]))
+    count = _StripCounts(image, models, detections)
+    layout = drop_completed_runs(layout, detections, beliefs, lambda i: float(count([i])[0, 0]))
     rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
-    probabilities = joint_probabilities(rank, suit)
+    read = joint_probabilities(rank, suit)
     if calibration is not None:
-        probabilities = calibration.adjust(probabilities, embeddings)
-    probabilities = column_prior(probabilities, [list(column) for column in layout.columns])
+        read = calibration.adjust(read, embeddings)
+    probabilities = column_prior(read, [list(column) for column in layout.columns])
+    whole = drop_for_whole_total(layout, detections.scores, probabilities, count)
+    if whole is not layout:
+        layout = whole
+        probabilities = column_prior(read, [list(column) for column in layout.columns])
     warnings = framing_warnings(detections, layout, (width, height))
-    cards, down_counts = _cards(image, models, detections, layout, probabilities, embeddings)
+    cards, down_counts = _cards(detections, layout, probabilities, embeddings, count)
     mode = suits or infer_suits(probabilities)
     if suits is None:
         warnings.append(f"suit mode {mode} inferred from the suits seen; pass --suits to fix it")
@@ -217,16 +222,33 @@ def _read_detections(image: np.ndarray, models: Models, detections: Detections, 
     return TableReading(tuple(cards[k] for k in order), position, tuple(warnings), mode, (width, height))
 
 
-def _cards(image: np.ndarray, models: Models, detections: Detections, layout: Layout,
-           probabilities: np.ndarray, embeddings: np.ndarray) -> tuple[list[CardReading], dict[int, int]]:
+class _StripCounts:
+    """The face-down counter's beliefs for the strip above each detection asked for, each worked out once
+    (several stages ask about the same columns)."""
+
+    def __init__(self, image: np.ndarray, models: Models, detections: Detections) -> None:
+        self._image, self._models, self._detections = image, models, detections
+        self._known: dict[int, np.ndarray] = {}
+
+    def __call__(self, indices: list[int]) -> np.ndarray:
+        """Beliefs (len(indices), 7) of 0..6 face-down cards above each detection."""
+        new = [i for i in dict.fromkeys(indices) if i not in self._known]
+        d = self._detections
+        strips = np.zeros((0, STRIP_CROP[1], STRIP_CROP[0], 3), np.uint8)
+        if new:
+            strips = np.stack([strip_crop(self._image, d.origins[i], d.rights[i], d.downs[i]) for i in new])
+        beliefs = self._models.count(strips)
+        self._known.update(zip(new, beliefs))
+        return np.array([self._known[i] for i in indices]).reshape(len(indices), beliefs.shape[1])
+
+
+def _cards(detections: Detections, layout: Layout, probabilities: np.ndarray, embeddings: np.ndarray,
+           count: _StripCounts) -> tuple[list[CardReading], dict[int, int]]:
     """Card readings of every detection and the face-down cards under each column."""
     quads = detections.quads()
     cards: list[CardReading] = []
     down_counts: dict[int, int] = {}
-    lowest = [column[0] for column in layout.columns]
-    strips = np.stack([strip_crop(image, detections.origins[i], detections.rights[i], detections.downs[i])
-                       for i in lowest]) if lowest else np.zeros((0, STRIP_CROP[1], STRIP_CROP[0], 3), np.uint8)
-    counts = models.count(strips)
+    counts = count([column[0] for column in layout.columns])
     height = layout.card_size[1] or 1.0
     placed = set()
     points = detections.origins @ layout.rotation.T
