@@ -8,9 +8,11 @@ its face and read from its bottom index; weak unreadable peaks that are no
 cards (pips, edges of backs) and peaks on a card's top-right index (decks
 that print two) left out of the columns; warnings about the framing (cards
 too small, columns off the picture); the pip count of each column's
-uncovered last card multiplied into its read, and each column's sequence
-prior; the face-down counter on the strip above each column's lowest
-face-up card; the rules filter; the SPN. A table that shows about one card
+uncovered last card multiplied into its read, and that card's bottom-right
+index read as well; each column's sequence prior; the face-down counter on
+the strip above each column's lowest face-up card, and where the counts
+make no card total Spider allows, a weak peak at a column's end (or a card
+found twice) left out when that makes one; the rules filter; the SPN. A table that shows about one card
 a column and hardly any face-down card is read again the other way up.
 Partial views and layouts that are not Spider keep their cards and lose the
 position, with a warning saying why.
@@ -27,6 +29,7 @@ import cv2
 import numpy as np
 
 from spider_vision.engine import Card
+from spider_vision.vision.bottom_index import read_bottom_indices
 from spider_vision.vision.calibration import Calibration, CalibrationError
 from spider_vision.vision.card_total import drop_for_whole_total
 from spider_vision.vision.cascade import drop_phantom_peaks, repair_columns
@@ -179,6 +182,7 @@ def _read_detections(image: np.ndarray, models: Models, detections: Detections, 
     """The stages after detection: columns, reads, face-down counts, rules and the SPN."""
     height, width = image.shape[:2]
     detections, layout = repair_columns(detections, group_columns(detections))
+    found = len(detections)  # those after are exposed cards found by their bottom index, read there
     detections, layout, (rank, suit, embeddings) = find_hidden_tops(
         image, models, detections, layout, read_corners(image, models, detections))
     beliefs = joint_probabilities(rank, suit)
@@ -187,6 +191,8 @@ def _read_detections(image: np.ndarray, models: Models, detections: Detections, 
     count = _StripCounts(image, models, detections)
     layout = drop_completed_runs(layout, detections, beliefs, lambda i: float(count([i])[0, 0]))
     rank = weigh_ranks(rank, image, detections, [column[-1] for column in layout.columns])
+    rank, suit = read_bottom_indices(image, models, detections,
+                                     [column[-1] for column in layout.columns if column[-1] < found], rank, suit)
     read = joint_probabilities(rank, suit)
     if calibration is not None:
         read = calibration.adjust(read, embeddings)
