@@ -7,7 +7,7 @@ import pytest
 
 from spider_vision.engine import Card
 from spider_vision.vision import Models, read_table
-from spider_vision.vision.bottom_index import BOTTOM_WEIGHT, read_bottom_indices
+from spider_vision.vision.bottom_index import BOTTOM_WEIGHT, SURE_TOP, read_bottom_indices
 from spider_vision.vision.cascade import repair_columns
 from spider_vision.vision.detect import Detections, detect_cards
 from spider_vision.vision.layout import group_columns
@@ -100,3 +100,11 @@ def test_an_exposed_card_the_top_index_left_unsure_is_read() -> None:
     assert reading.position is not None
     assert reading.position.split(" ")[0] == rendering.spn.split(" ")[0] or "??" not in reading.position
     assert Card(3, "s") in {card.card for card in reading.cards if card.face_up}
+
+
+def test_a_sure_top_read_is_not_read_again() -> None:
+    top_rank, top_suit = _beliefs(EIGHT, SURE_TOP, 13)[None], _beliefs(0, 0.99, 4)[None]
+    reader = _Reader(_beliefs(THREE, 0.99, 13), _beliefs(1, 0.99, 4))
+    rank, suit = read_bottom_indices(np.zeros((200, 200, 3), np.uint8), reader, _card(40.0), [0], top_rank, top_suit)
+    assert reader.crops == 0
+    assert rank is top_rank and suit is top_suit
