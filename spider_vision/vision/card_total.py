@@ -3,19 +3,21 @@
 The cards on the tableau (face up plus face down) must leave a whole stock
 (a multiple of ten) and whole removed runs (13 cards each). When no choice
 of face-down counts within ``rules.FORCED_COST`` of the counter's beliefs
-makes such a total, the position used to be withheld. Often one face-up
+makes such a total (``rules.RUN_COST`` counted), the position was withheld,
+or given with the likeliest counts and removed runs that no card in sight
+showed. Often one face-up
 card too many is the reason: a peak that the detector scores low and the
 reader cannot name, at an end of a column (a pip below the exposed card's
 index, the edge of a face-down card above the first face-up one), or the
 weaker of two peaks read as the same card one after the other (one card
 found twice). So the stage tries leaving one, then two, such peaks out of
 their columns; the choice whose face-down counts make a whole total, most
-likely by the counter less ``DROP_COST`` a peak, is kept, provided it assumes
-no removed run beyond those whose top cards lie in sight (a hand over the
-table hides cards, and a peak left out then made a total that three more
-runs explained, where the total lacked cards). A peak left out
-from the top of a column moves the face-down count to the strip above the
-next card, and the counter is asked there.
+likely by the counter less ``DROP_COST`` a peak, is kept, provided it
+assumes no removed run beyond those whose top cards lie in sight (where a
+hand hides cards the total lacks cards, and leaving a peak out made a total
+that removed runs no card showed explained). A peak left out from the top
+of a column moves the face-down count to the strip above the next card, and
+the counter is asked there.
 """
 
 from __future__ import annotations
@@ -111,7 +113,9 @@ def _whole(layout: Layout, columns: tuple[tuple[int, ...], ...], probabilities: 
     face_up = sum(len(column) for column in columns)
     in_sight = runs_in_sight(layout.loose, probabilities)
     counts, whole = choose_down_counts(per_letter, face_up, in_sight)
-    split = split_rest(104 - face_up - sum(counts))
-    if not whole or split is None or (not unseen_runs and split[1] > in_sight):
+    if not whole:
+        return None
+    _, runs = split_rest(104 - face_up - sum(counts)) or (0, 0)
+    if not unseen_runs and runs > in_sight:
         return None
     return float(np.log(np.maximum(per_letter[np.arange(10), counts], 1e-9)).sum())

@@ -12,8 +12,9 @@ uncovered last card multiplied into its read, and that card's bottom-right
 index read as well; each column's sequence prior; the face-down counter on
 the strip above each column's lowest face-up card, and where the counts
 make no card total Spider allows, a weak peak at a column's end (or a card
-found twice) left out when that makes one; the rules filter; the SPN. A table that shows about one card
-a column and hardly any face-down card is read again the other way up.
+found twice) left out when that makes one; the rules filter; the SPN. A
+table that shows about one card a column and hardly any face-down card is
+read again the other way up.
 Partial views and layouts that are not Spider keep their cards and lose the
 position, with a warning saying why.
 """
