@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from spider_vision.vision.detect import Detections
+from spider_vision.vision.framing import reaches_past_edge
 from spider_vision.vision.geometry import CORNER_REGION, corner_crop
 from spider_vision.vision.hidden import turned_frame
 from spider_vision.vision.models import Models
@@ -47,8 +48,8 @@ def read_bottom_indices(image: np.ndarray, models: Models, detections: Detection
     frames = [turned_frame(detections.origins[i], detections.rights[i], detections.downs[i]) for i in exposed]
     x0, y0, x1, y1 = CORNER_REGION
     inside = [(i, frame) for i, frame in zip(exposed, frames)
-              if _within(np.array([frame[0] + a * frame[1] + b * frame[2] for a in (x0, x1) for b in (y0, y1)]),
-                         width, height)]
+              if not reaches_past_edge(np.array([frame[0] + a * frame[1] + b * frame[2]
+                                                 for a in (x0, x1) for b in (y0, y1)]), (width, height), 0.0)]
     if not inside:
         return rank, suit
     bottom_rank, bottom_suit, _ = models.read(np.stack([corner_crop(image, *frame) for _, frame in inside]))
@@ -57,10 +58,6 @@ def read_bottom_indices(image: np.ndarray, models: Models, detections: Detection
     rank[rows] = _normalised(rank[rows] * bottom_rank ** BOTTOM_WEIGHT)
     suit[rows] = _normalised(suit[rows] * bottom_suit ** BOTTOM_WEIGHT)
     return rank, suit
-
-
-def _within(points: np.ndarray, width: int, height: int) -> bool:
-    return bool((points >= 0).all() and (points[:, 0] < width).all() and (points[:, 1] < height).all())
 
 
 def _normalised(beliefs: np.ndarray) -> np.ndarray:

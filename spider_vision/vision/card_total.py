@@ -5,12 +5,11 @@ The cards on the tableau (face up plus face down) must leave a whole stock
 of face-down counts within ``rules.FORCED_COST`` of the counter's beliefs
 makes such a total (``rules.RUN_COST`` counted), the position was withheld,
 or given with the likeliest counts and removed runs that no card in sight
-showed. Often one face-up
-card too many is the reason: a peak that the detector scores low and the
-reader cannot name, at an end of a column (a pip below the exposed card's
-index, the edge of a face-down card above the first face-up one), or the
-weaker of two peaks read as the same card one after the other (one card
-found twice). So the stage tries leaving one, then two, such peaks out of
+showed. Often one face-up card too many is the reason: a peak that the
+detector scores low and the reader cannot name, at an end of a column (a
+pip below the exposed card's index, the edge of a face-down card above the
+first face-up one), or the weaker of two peaks read as the same card one
+after the other (one card found twice). So the stage tries leaving one, then two, such peaks out of
 their columns; the choice whose face-down counts make a whole total, most
 likely by the counter less ``DROP_COST`` a peak, is kept, provided it
 assumes no removed run beyond those whose top cards lie in sight (where a
@@ -32,7 +31,7 @@ import numpy as np
 from spider_vision.vision.completed import runs_in_sight
 from spider_vision.vision.layout import Layout
 from spider_vision.vision.position import split_rest
-from spider_vision.vision.rules import choose_down_counts
+from spider_vision.vision.rules import choose_down_counts, letter_beliefs
 
 __all__ = ["DROP_COST", "DROP_READ", "DROP_SCORE", "drop_for_whole_total", "suspect_peaks"]
 
@@ -105,11 +104,7 @@ def _whole(layout: Layout, columns: tuple[tuple[int, ...], ...], probabilities: 
     """The counter's log-likelihood of the likeliest face-down counts that make a whole card total with
     ``columns`` (the layout's, some peaks left out), or ``None`` when none within the forcing cost does
     (or, without ``unseen_runs``, none that leaves no more removed runs than the cards in sight show)."""
-    beliefs = count([column[0] for column in columns])
-    per_letter = np.zeros((10, beliefs.shape[1]))
-    per_letter[:, 0] = 1.0
-    for k, letter in enumerate(layout.letters):
-        per_letter[letter] = beliefs[k]
+    per_letter = letter_beliefs(layout.letters, count([column[0] for column in columns]))
     face_up = sum(len(column) for column in columns)
     in_sight = runs_in_sight(layout.loose, probabilities)
     counts, whole = choose_down_counts(per_letter, face_up, in_sight)

@@ -47,7 +47,7 @@ from spider_vision.vision.pips import weigh_ranks
 from spider_vision.vision.position import build_spn
 from spider_vision.vision.reading import CardReading, TableReading
 from spider_vision.vision.rules import (apply_rules, choose_down_counts, column_prior, infer_suits,
-                                        joint_probabilities)
+                                        joint_probabilities, letter_beliefs)
 
 __all__ = ["calibrate", "load_image", "read_corners", "read_table"]
 
@@ -261,11 +261,8 @@ def _cards(detections: Detections, layout: Layout, probabilities: np.ndarray, em
     points = detections.origins @ layout.rotation.T
     chosen = [int(p.argmax()) for p in counts]
     if layout.full:
-        per_letter = np.zeros((10, counts.shape[1]))
-        per_letter[:, 0] = 1.0  # empty columns hold no face-down card
-        for k, letter in enumerate(layout.letters):
-            per_letter[letter] = counts[k]
-        allowed, _ = choose_down_counts(per_letter, sum(len(column) for column in layout.columns),
+        allowed, _ = choose_down_counts(letter_beliefs(layout.letters, counts),
+                                        sum(len(column) for column in layout.columns),
                                         runs_in_sight(layout.loose, probabilities))
         chosen = [allowed[letter] for letter in layout.letters]
     for k, (column, letter) in enumerate(zip(layout.columns, layout.letters)):

@@ -28,7 +28,7 @@ from spider_vision.vision.reading import CardReading, card_classes, class_index
 
 __all__ = [
     "DEALT_DOWN", "UNCERTAIN", "apply_rules", "choose_down_counts", "column_prior", "infer_suits",
-    "joint_probabilities",
+    "joint_probabilities", "letter_beliefs",
 ]
 
 UNCERTAIN = 0.6
@@ -173,6 +173,16 @@ views) exact positions 564 with no cost, 580 with 3 (and with a flat 2 nats a ru
 14104 and 14142 of 14489 columns. On 100 + 100 late tables (``--late``: runs removed in every one, laid
 face down in two in five) the flat cost lost one exact position of 126 and 5 counts of 1413; this one
 keeps both (21 exact; 1332 counts against 1333)."""
+
+
+def letter_beliefs(letters: tuple[int | None, ...], beliefs: np.ndarray) -> np.ndarray:
+    """The counter's beliefs (10, k) by column letter, from ``beliefs`` (one row per pile, lettered by
+    ``letters``); a letter with no pile is an empty column, which holds no face-down card."""
+    by_letter = np.zeros((10, beliefs.shape[1]))
+    by_letter[:, 0] = 1.0
+    for row, letter in zip(beliefs, letters):
+        by_letter[letter] = row
+    return by_letter
 
 
 def choose_down_counts(probabilities: np.ndarray, face_up: int, runs_in_sight: int = 0) -> tuple[list[int], bool]:

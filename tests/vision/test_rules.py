@@ -8,7 +8,7 @@ import pytest
 from spider_vision.engine import Card, parse_card
 from spider_vision.vision.reading import CardReading, class_index
 from spider_vision.vision.rules import (UNCERTAIN, apply_rules, choose_down_counts, column_prior, infer_suits,
-                                        joint_probabilities)
+                                        joint_probabilities, letter_beliefs)
 
 
 def _belief(*pairs: tuple[str, float]) -> np.ndarray:
@@ -151,3 +151,12 @@ def test_a_run_assumed_with_few_cards_face_down_costs_little() -> None:
     counts, ok = choose_down_counts(_counts(beliefs), 60)
     assert ok
     assert counts[:4] == [0, 0, 0, 1]
+
+
+def test_letter_beliefs_put_each_pile_at_its_letter_and_empty_columns_at_no_face_down_card() -> None:
+    beliefs = np.array([[0.1, 0.9, 0, 0, 0, 0, 0], [0, 0, 0.2, 0.8, 0, 0, 0]])
+    by_letter = letter_beliefs((4, 0), beliefs)
+    assert by_letter.shape == (10, 7)
+    assert np.array_equal(by_letter[4], beliefs[0]) and np.array_equal(by_letter[0], beliefs[1])
+    for letter in (1, 2, 3, 5, 6, 7, 8, 9):
+        assert by_letter[letter].tolist() == [1.0, 0, 0, 0, 0, 0, 0]
