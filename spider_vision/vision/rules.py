@@ -27,8 +27,8 @@ from spider_vision.vision.position import split_rest
 from spider_vision.vision.reading import CardReading, card_classes, class_index
 
 __all__ = [
-    "DEALT_DOWN", "UNCERTAIN", "apply_rules", "choose_down_counts", "column_prior", "infer_suits",
-    "joint_probabilities", "letter_beliefs",
+    "DEALT_DOWN", "UNCERTAIN", "CountTable", "apply_rules", "choose_down_counts", "column_prior", "count_table",
+    "infer_suits", "joint_probabilities", "letter_beliefs",
 ]
 
 UNCERTAIN = 0.6
@@ -185,29 +185,43 @@ def letter_beliefs(letters: tuple[int | None, ...], beliefs: np.ndarray) -> np.n
     return by_letter
 
 
-def choose_down_counts(probabilities: np.ndarray, face_up: int, runs_in_sight: int = 0) -> tuple[list[int], bool]:
-    """The likeliest face-down counts of ten columns that Spider allows.
+CountTable = dict[int, tuple[float, list[int]]]
+"""For each total of face-down cards, the likeliest counts that make it and their log-likelihood."""
 
-    ``probabilities`` (10, k) are the counter's beliefs per column (0..k-1
-    cards); no column holds more than it was dealt, and the cards on the
-    tableau (``face_up`` plus the counts) must leave a whole stock and whole
-    removed runs. When no such choice is within ``FORCED_COST`` of the
-    likeliest counts, the face-up cards are the likelier error (one missed or
-    found twice) and the likeliest counts come back instead. A total that
-    assumes more removed runs than ``runs_in_sight`` pays ``RUN_COST`` for
-    each, the more the more cards it leaves face down. Returns the counts and
-    whether they make a whole card total.
-    """
+
+def count_table(probabilities: np.ndarray) -> CountTable:
+    """The likeliest face-down counts of ten columns for each total, no column holding more than it was
+    dealt; ``probabilities`` (10, k) are the counter's beliefs per column (0..k-1 cards). It depends on
+    the beliefs only, so a caller trying several face-up totals works it out once."""
     logs = np.log(np.maximum(probabilities, 1e-9))
-    best: dict[int, tuple[float, list[int]]] = {0: (0.0, [])}
+    best: CountTable = {0: (0.0, [])}
     for column in range(10):
-        nxt: dict[int, tuple[float, list[int]]] = {}
+        nxt: CountTable = {}
         for total, (score, counts) in best.items():
             for count in range(min(DEALT_DOWN[column], logs.shape[1] - 1) + 1):
                 candidate = (score + logs[column, count], counts + [count])
                 if total + count not in nxt or candidate[0] > nxt[total + count][0]:
                     nxt[total + count] = candidate
         best = nxt
+    return best
+
+
+def choose_down_counts(probabilities: np.ndarray | CountTable, face_up: int,
+                       runs_in_sight: int = 0) -> tuple[list[int], bool]:
+    """The likeliest face-down counts of ten columns that Spider allows.
+
+    ``probabilities`` (10, k) are the counter's beliefs per column (0..k-1
+    cards), or their ``count_table``; no column holds more than it was
+    dealt, and the cards on the tableau (``face_up`` plus the counts) must
+    leave a whole stock and whole removed runs. When no such choice is
+    within ``FORCED_COST`` of the likeliest counts, the face-up cards are the
+    likelier error (one missed or found twice) and the likeliest counts come
+    back instead. A total that assumes more removed runs than
+    ``runs_in_sight`` pays ``RUN_COST`` for each, the more the more cards it
+    leaves face down. Returns the counts and whether they make a whole card
+    total.
+    """
+    best = probabilities if isinstance(probabilities, dict) else count_table(probabilities)
     valid = []
     for total, (score, counts) in best.items():
         split = split_rest(104 - total - face_up)
