@@ -40,6 +40,9 @@ FAR_BELOW = 0.55
 """Card heights: a column's last peak this far below the one before it is not a card of the column."""
 MISSED_TOLERANCE = 0.3
 """A gap is a whole number of steps when it is within this many steps of one."""
+UNIT_ROUNDS = 3
+UNIT_GAPS = 8
+"""Rounds of ``_unit_step``'s estimate, and the fewest gaps it works from."""
 SPLIT_STEP = 0.75
 """A peak less than this many steps below one card and above the next, where those two lie one step
 apart, is not a card: it is the picture of a court card or a pip found between two indices."""
@@ -79,6 +82,27 @@ def _step(gaps: list[np.ndarray]) -> float | None:
     values = np.concatenate(gaps) if gaps else np.zeros(0)
     values = values[(values >= STEP_RANGE[0]) & (values <= STEP_RANGE[1])]
     return float(np.median(values)) if len(values) >= 3 else None
+
+
+def _unit_step(step: float, gaps: list[np.ndarray]) -> float:
+    """The table's step with the gaps of missed cards taken as the whole numbers of steps they span.
+
+    The median of the plausible gaps runs long where cards are missed (a
+    gap of two steps of 0.15 card heights counts as 0.3), and then a gap
+    over a missed card no longer looks like two steps. Each gap is divided
+    by the number of steps it spans at the current estimate (1 to
+    ``MISSED_MAX``) and the median taken again, a few times. Only where
+    the table shows ``UNIT_GAPS`` gaps or more: with fewer, a weak peak
+    or two set the median.
+    """
+    values = np.concatenate(gaps)
+    values = values[(values >= STEP_RANGE[0]) & (values <= STEP_RANGE[1])]
+    if len(values) < UNIT_GAPS:
+        return step
+    for _ in range(UNIT_ROUNDS):
+        spans = np.clip(np.round(values / step), 1, MISSED_MAX)
+        step = float(np.median(values / spans))
+    return step
 
 
 def _drop_split_steps(column: list[int], gaps_of: Callable[[list[int]], np.ndarray], step: float,
@@ -181,12 +205,13 @@ def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, 
         if len(column) > 1 and gaps_of(column)[-1] >= FAR_BELOW:
             loose.append(column.pop())
     added: list[tuple[int, int, float]] = []  # (column number, detection before, fraction of the gap)
+    unit = _unit_step(step, [gaps_of(column) for column in columns if len(column) > 1])
     for k, column in enumerate(columns):
         if len(column) < 2:
             continue
         for j, gap in enumerate(gaps_of(column)):
-            count = int(round(gap / step))
-            if 2 <= count <= MISSED_MAX and abs(gap / step - count) <= MISSED_TOLERANCE:
+            count = int(round(gap / unit))
+            if 2 <= count <= MISSED_MAX and abs(gap / unit - count) <= MISSED_TOLERANCE:
                 added.extend((k, j, m / count) for m in range(1, count))
     if not added:
         return detections, replace(layout, columns=tuple(tuple(c) for c in columns), loose=tuple(sorted(loose)))

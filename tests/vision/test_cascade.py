@@ -56,6 +56,19 @@ def test_cards_missed_between_two_found_are_added_where_they_lie(missing: set, e
         assert list(grown.origins[list(column), 1]) == sorted(grown.origins[list(column), 1])
 
 
+def test_gaps_over_missed_cards_do_not_stretch_the_step() -> None:
+    # Steps jitter by 10-20% from card to card; four columns show a gap of about two steps (a card
+    # missed), so the median gap runs long (1.2 steps) and two of those gaps would look like 1.5 and
+    # 1.67 steps. Taken as two steps each, they give the step back, and every missed card is found.
+    gaps = {0: [0.9, 1.0, 1.1], 1: [1.15, 1.2], 2: [1.8], 3: [2.0], 4: [2.1], 5: [2.15]}
+    cards = [(column * 1.2 * WIDTH, float(y) * STEP * HEIGHT)
+             for column in range(10) for y in np.cumsum([0.0, *gaps.get(column, [])])]
+    detections = _detections(cards)
+    grown, layout = repair_columns(detections, group_columns(detections))
+    assert [len(column) for column in layout.columns] == [4, 3, 3, 3, 3, 3, 1, 1, 1, 1]
+    assert len(grown) == len(detections) + 4
+
+
 def test_a_card_found_twice_keeps_the_stronger_peak_in_its_column() -> None:
     counts = [3, 2, 4, 5, 1, 6, 2, 4, 1, 3]
     cards, scores = _table(counts, twice={(2, 1)})
