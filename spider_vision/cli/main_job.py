@@ -20,7 +20,7 @@ import spider_vision
 from spider_vision.cli import gui
 from spider_vision.cli.common import EXIT_FAILED, CommandError
 from spider_vision.cli.replay import load_log, report
-from spider_vision.cli.track import framing_notes
+from spider_vision.cli.track import print_update
 from spider_vision.engine import Position
 from spider_vision.gamelog import MoveEvent, describe, replay
 from spider_vision.hint import HintLimits, HintSession
@@ -77,11 +77,7 @@ def run_in_terminal(problem: str) -> int:
                 before = tracker.position
                 update = tracker.feed(frame)
                 printed = _print_events(tracker, printed, before, session)
-                for flag in update.flags:
-                    print(f"t {frame.t:8.3f}  ! {flag.kind}: {flag.message}", flush=True)
-                if update.reading is not None:
-                    for note in framing_notes(update.reading.warnings, framed):
-                        print(f"t {frame.t:8.3f}  note: {note}", flush=True)
+                print_update(frame.t, update, framed)
     finally:
         tracker.close()
     if tracker.position is None:

@@ -33,12 +33,13 @@ from spider_vision.tracking import (
     SourceError,
     SourceLostError,
     Tracker,
+    TrackUpdate,
     open_source,
 )
 from spider_vision.vision import ModelMissingError, Models
 from spider_vision.vision.framing import FRAMING_PHRASES
 
-__all__ = ["framing_notes", "register", "run"]
+__all__ = ["framing_notes", "print_update", "register", "run"]
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +89,15 @@ def framing_notes(warnings: Iterable[str], shown: set[str]) -> list[str]:
     return notes
 
 
+def print_update(t: float, update: TrackUpdate, shown: set[str]) -> None:
+    """Print a frame's flags and the framing advice not printed before (``framing_notes``)."""
+    for flag in update.flags:
+        print(f"t {t:8.3f}  ! {flag.kind}: {flag.message}", flush=True)
+    if update.reading is not None:
+        for note in framing_notes(update.reading.warnings, shown):
+            print(f"t {t:8.3f}  note: {note}", flush=True)
+
+
 def _print_events(tracker: Tracker, printed: int) -> int:
     """Print the events written since the first ``printed``; returns how many are printed now."""
     for event in tracker.history[printed:]:
@@ -134,11 +144,7 @@ def run(args: argparse.Namespace) -> int:
                 update = tracker.feed(frame)
                 if not args.quiet:
                     printed = _print_events(tracker, printed)
-                    for flag in update.flags:
-                        print(f"t {frame.t:8.3f}  ! {flag.kind}: {flag.message}", flush=True)
-                    if update.reading is not None:
-                        for note in framing_notes(update.reading.warnings, framed):
-                            print(f"t {frame.t:8.3f}  note: {note}", flush=True)
+                    print_update(frame.t, update, framed)
     finally:
         tracker.close()
     if not args.quiet:
