@@ -51,11 +51,11 @@ def no_card_chance(kind: str, score: float, read: float) -> float:
     sure the reader is of its likeliest card).
 
     ``kind`` is "twin" (the weaker of two neighbours in a column read as the same card), "end" (the
-    first or last peak of a column of two or more) or "middle". Measured on the full views of the first
-    600 + 600 tables of ``bench/vision.py`` (2,400 peaks below 0.65 among 19,000), rounded: a weak twin
-    is one card found twice three times in four; a weak end peak the reader cannot name is a pip below
-    the exposed card's index, or the edge of a face-down card, more often than not; a middle peak is
-    seldom anything but a card.
+    first or last peak of a column of two or more) or "middle". Measured on the full views of the
+    first 600 + 600 tables of ``bench/vision.py`` (about 2,500 of their 19,000 peaks score under 0.65),
+    rounded: a weak twin is one card found twice three times in four; a weak end peak the reader
+    cannot name is a pip below the exposed card's index, or the edge of a face-down card, more often
+    than not; a middle peak is seldom anything but a card.
     """
     if kind == "twin":
         return 0.75 if score < 0.45 or (score < 0.65 and read < 0.6) else 0.05
@@ -73,9 +73,9 @@ def suspect_peaks(layout: Layout, scores: np.ndarray, probabilities: np.ndarray)
     sure = probabilities.max(axis=1)
     chances: dict[tuple[int, int], float] = {}
     for k, column in enumerate(layout.columns):
+        if len(column) < 2:
+            continue
         for j, peak in enumerate(column):
-            if len(column) < 2:
-                break
             twin = any(0 <= t < len(column) and best[column[t]] == best[peak] and scores[column[t]] >= scores[peak]
                        for t in (j - 1, j + 1))
             kind = "twin" if twin else "end" if j in (0, len(column) - 1) else "middle"
