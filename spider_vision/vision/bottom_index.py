@@ -17,7 +17,7 @@ import numpy as np
 
 from spider_vision.vision.detect import Detections
 from spider_vision.vision.framing import reaches_past_edge
-from spider_vision.vision.geometry import CORNER_REGION, corner_crop
+from spider_vision.vision.geometry import CORNER_REGION, corner_crop, region_corners
 from spider_vision.vision.hidden import turned_frame
 from spider_vision.vision.models import Models
 
@@ -46,10 +46,8 @@ def read_bottom_indices(image: np.ndarray, models: Models, detections: Detection
     height, width = image.shape[:2]
     exposed = [i for i in exposed if min(rank[i].max(), suit[i].max()) < SURE_TOP]
     frames = [turned_frame(detections.origins[i], detections.rights[i], detections.downs[i]) for i in exposed]
-    x0, y0, x1, y1 = CORNER_REGION
     inside = [(i, frame) for i, frame in zip(exposed, frames)
-              if not reaches_past_edge(np.array([frame[0] + a * frame[1] + b * frame[2]
-                                                 for a in (x0, x1) for b in (y0, y1)]), (width, height), 0.0)]
+              if not reaches_past_edge(region_corners(*frame, CORNER_REGION), (width, height), 0.0)]
     if not inside:
         return rank, suit
     bottom_rank, bottom_suit, _ = models.read(np.stack([corner_crop(image, *frame) for _, frame in inside]))

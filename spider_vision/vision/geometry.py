@@ -13,7 +13,7 @@ import numpy as np
 
 __all__ = [
     "CORNER_CROP", "CORNER_REGION", "DETECT_WIDTH", "STRIP_CROP", "STRIP_REGION", "STRIP_UP",
-    "card_units", "corner_crop", "strip_crop", "warp_region",
+    "card_units", "corner_crop", "region_corners", "strip_crop", "warp_region",
 ]
 
 DETECT_WIDTH = 768
@@ -36,6 +36,15 @@ STRIP_REGION = (-0.05, -STRIP_UP, 1.05, 0.1)
 def card_units(offset: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:
     """An image offset (pixels) in a card frame's units: (across, along), card widths and card heights."""
     return np.linalg.solve(np.stack([right, down], axis=1), offset)
+
+
+def region_corners(origin: np.ndarray, right: np.ndarray, down: np.ndarray,
+                   region: tuple[float, float, float, float]) -> np.ndarray:
+    """The four corners (4, 2) in image pixels of ``region`` (x0, y0, x1, y1 in units of ``right`` and
+    ``down`` from ``origin``)."""
+    x0, y0, x1, y1 = region
+    return np.array([np.asarray(origin) + a * np.asarray(right) + b * np.asarray(down)
+                     for a in (x0, x1) for b in (y0, y1)])
 
 
 def warp_region(image: np.ndarray, origin: np.ndarray, right: np.ndarray, down: np.ndarray,
@@ -72,8 +81,7 @@ def _smoothed_warp(image: np.ndarray, origin: np.ndarray, right: np.ndarray, dow
     shrink = min((x1 - x0) * np.linalg.norm(right) / size[0], (y1 - y0) * np.linalg.norm(down) / size[1])
     if shrink > 2.0:
         # Blur only the neighbourhood that the crop reads.
-        corners = np.array([origin + a * np.asarray(right) + b * np.asarray(down)
-                            for a in (x0, x1) for b in (y0, y1)])
+        corners = region_corners(origin, right, down, region)
         lo = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 4, 0)
         hi = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 4, [image.shape[1], image.shape[0]])
         if np.all(hi > lo):

@@ -11,8 +11,9 @@ too small, columns off the picture); the pip count of each column's
 uncovered last card multiplied into its read, and that card's bottom-right
 index read as well; each column's sequence prior; the face-down counter on
 the strip above each column's lowest face-up card, and where the counts
-make no card total Spider allows, a weak peak at a column's end (or a card
-found twice) left out when that makes one; the rules filter; the SPN. A
+make no card total Spider allows, up to three peaks likely to be no card (a
+card found twice, a pip, the edge of a face-down card) left out when that
+makes one; the rules filter; the SPN. A
 table that shows about one card a column and hardly any face-down card is
 read again the other way up.
 Partial views and layouts that are not Spider keep their cards and lose the
