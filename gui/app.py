@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QImage
@@ -24,11 +25,11 @@ GRAB_SIZE = (1600, 900)
 
 def application() -> QApplication:
     """The QApplication (made once), named so that QSettings finds the config folder."""
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName("Spider Vision")
-    return app  # type: ignore[return-value]
+    return app
 
 
 def run(source: str | int | None = None, *, log: str | None = None, speed: float = 1.0,

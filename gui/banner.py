@@ -39,7 +39,10 @@ class WarningBanner(QWidget):
 
     @property
     def text(self) -> str:
-        return self.label.text() if self.isVisibleTo(self.parentWidget()) or self.warning else ""
+        """The warning shown (or set to show once the window is), else an empty string."""
+        parent = self.parentWidget()
+        shown = self.isVisibleTo(parent) if parent is not None else self.isVisible()
+        return self.label.text() if shown or self.warning else ""
 
     def show_warning(self, warning: Warning, *, force: bool = False) -> None:
         """Show ``warning`` unless a more serious one is showing (``force`` replaces it anyway)."""

@@ -12,10 +12,10 @@ import logging
 import shutil
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QImage, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
@@ -50,6 +50,8 @@ from gui.workers import HintWorker, LiveSnapshot, LoadedModels, ModelLoader, Tas
 __all__ = ["MainWindow"]
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 DOUBTFUL = ("doubtful-card", "misread")
 TRANSIENT = ("camera", "view", "reading", "framing")
@@ -356,7 +358,7 @@ class MainWindow(QMainWindow):
         loaded = self.loaded
         suits = self.settings.suits
 
-        def read() -> tuple[object, TableReading]:
+        def read() -> tuple[QImage, TableReading]:
             image = load_image(path)
             return image_from_bgr(image), read_table(image, loaded.models, suits=suits,
                                                      calibration=loaded.calibration)
@@ -365,9 +367,9 @@ class MainWindow(QMainWindow):
                        lambda text: Warning("picture", "error", "This picture cannot be read", text,
                                             "Try a sharper, brighter picture of the whole table."))
 
-    def _picture_read(self, result: tuple[object, TableReading]) -> None:
+    def _picture_read(self, result: tuple[QImage, TableReading]) -> None:
         image, reading = result
-        self.live_view.set_frame(image, reading)  # type: ignore[arg-type]
+        self.live_view.set_frame(image, reading)
         self.reading = reading
         position = None
         if reading.position is not None:
@@ -387,7 +389,7 @@ class MainWindow(QMainWindow):
         """A picture is being read or a deck calibrated."""
         return bool(self._tasks)
 
-    def _run_task(self, function: Callable[[], object], done: Callable[[object], None],
+    def _run_task(self, function: Callable[[], T], done: Callable[[T], None],
                   errors: tuple[type[BaseException], ...], failure: Callable[[str], Warning]) -> None:
         task = TaskWorker(function, errors)
         task.done.connect(done)
@@ -764,7 +766,7 @@ class MainWindow(QMainWindow):
                                             "Lay the cards out face up and name each one, left to right and "
                                             "each column top to bottom."))
 
-    def _calibrated(self, path: object) -> None:
+    def _calibrated(self, path: Path) -> None:
         from spider_vision.vision import Calibration
 
         self.settings.calibration = str(path)

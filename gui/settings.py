@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
@@ -12,6 +13,8 @@ __all__ = ["ORGANISATION", "APPLICATION", "Settings"]
 ORGANISATION = "SpiderVision"
 APPLICATION = "spider-vision"
 HINT_TIMES = (0.2, 0.5, 1.0, 2.0)
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -28,7 +31,8 @@ class Settings:
     def path(self) -> Path:
         return Path(self.store.fileName())
 
-    def _get(self, key: str, default: object, kind: type) -> object:
+    def _get(self, key: str, default: T, kind: Callable[[Any], T]) -> T:
+        """The stored value made ``kind``, or ``default`` when it is missing or cannot be."""
         value = self.store.value(key, default)
         try:
             return kind(value)
@@ -38,7 +42,7 @@ class Settings:
     @property
     def suits(self) -> int | None:
         """The suit mode chosen (1, 2, 4), or None to let the reader decide."""
-        value = int(self._get("game/suits", 0, int))  # type: ignore[arg-type]
+        value = self._get("game/suits", 0, int)
         return value if value in (1, 2, 4) else None
 
     @suits.setter
@@ -47,7 +51,7 @@ class Settings:
 
     @property
     def hint_seconds(self) -> float:
-        value = float(self._get("hint/seconds", 0.5, float))  # type: ignore[arg-type]
+        value = self._get("hint/seconds", 0.5, float)
         return value if value > 0 else 0.5
 
     @hint_seconds.setter
@@ -65,7 +69,7 @@ class Settings:
 
     @property
     def last_source(self) -> str:
-        return str(self._get("source/last", "", str))
+        return self._get("source/last", "", str)
 
     @last_source.setter
     def last_source(self, value: str) -> None:
@@ -73,7 +77,7 @@ class Settings:
 
     @property
     def last_folder(self) -> str:
-        return str(self._get("source/folder", "", str))
+        return self._get("source/folder", "", str)
 
     @last_folder.setter
     def last_folder(self, value: str) -> None:

@@ -99,7 +99,7 @@ class TrackingWorker(QThread):
     broke = Signal(str)
     ended = Signal()
 
-    def __init__(self, spec: str | int | Path, loaded: LoadedModels, *, suits: int | None, log_path: Path | None,
+    def __init__(self, spec: str | int, loaded: LoadedModels, *, suits: int | None, log_path: Path | None,
                  kind: str, speed: float = 1.0) -> None:
         super().__init__()
         self.spec = spec
@@ -211,16 +211,14 @@ class TrackingWorker(QThread):
             block = False
             try:
                 if name == "correct":
-                    event = tracker.correct(*args)
-                    self.corrected.emit(event, tracker.position)
+                    self.corrected.emit(tracker.correct(*args), tracker.position)
                 elif name == "undo":
-                    event = tracker.undo_last()
-                    self.undone.emit(event, tracker.position)
+                    self.undone.emit(tracker.undo_last(), tracker.position)
             except (ValueError, LookupError) as error:
                 self.commandFailed.emit(str(error))
 
 
-def _length(spec: str | int | Path, kind: str) -> int:
+def _length(spec: str | int, kind: str) -> int:
     """Frames in a video or pictures in a folder (0 for a camera or when unknown), for the progress bar."""
     if kind == "video":
         capture = cv2.VideoCapture(str(spec))
@@ -228,8 +226,10 @@ def _length(spec: str | int | Path, kind: str) -> int:
             return max(int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0), 0)
         finally:
             capture.release()
-    if kind == "images" and Path(spec).is_dir():
-        return sum(1 for path in Path(spec).iterdir() if path.suffix.lower() in PICTURE_SUFFIXES)
+    if kind == "images" and not isinstance(spec, int):
+        folder = Path(spec)
+        if folder.is_dir():
+            return sum(1 for path in folder.iterdir() if path.suffix.lower() in PICTURE_SUFFIXES)
     return 0
 
 

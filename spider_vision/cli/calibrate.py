@@ -52,12 +52,13 @@ def run(args: argparse.Namespace) -> int:
         cards = parse_cards(args.cards.replace(" ", "").replace(",", ""))
     except NotationError as error:
         raise CommandError(f"--cards: {error}") from None
-    if any(card is None for card in cards):
+    named = [card for card in cards if card is not None]
+    if len(named) < len(cards):
         raise CommandError("--cards: every card must be named (no ??)")
     if not args.out.parent.is_dir():
         raise CommandError(f"--out: the folder '{args.out.parent}' does not exist")
     try:
-        calibration = calibrate(load_image(args.image), Models.load(args.models), list(cards))
+        calibration = calibrate(load_image(args.image), Models.load(args.models), named)
     except (NotAnImageError, BadPictureError, NoCardsError, ModelMissingError, CalibrationError) as error:
         raise vision_error(error) from None
     calibration.save(args.out)

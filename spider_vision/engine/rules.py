@@ -369,6 +369,7 @@ def _carry_out(position: Position, move: Move, variant: Variant, reason: str) ->
     columns = list(position.columns)
     stock = position.stock
     removed = position.removed
+    taken: Removed | None = None
     if isinstance(move, TableauMove):
         source, target = columns[move.source], columns[move.target]
         group = source.up[len(source.up) - move.count :]
@@ -387,9 +388,10 @@ def _carry_out(position: Position, move: Move, variant: Variant, reason: str) ->
         assert suit is not None
         columns[move.column] = Column(column.down, column.up[:-RUN_LENGTH])
         touched = [move.column]
+        taken = Removed(move.column, suit)
     removals, flips = _settle(columns, touched, variant)
-    if isinstance(move, Removal):
-        removals.insert(0, Removed(move.column, suit))
+    if taken is not None:
+        removals.insert(0, taken)
     removed += "".join(r.suit for r in removals)
     after = Position(tuple(columns), stock, removed, position.mode)
     return Step(position, move, after, tuple(flips), tuple(removals), not reason, reason)

@@ -40,12 +40,12 @@ def back_image(number: int) -> np.ndarray:
     base = _shade(BACK_COLOURS[colour_name], rng)
     light = tuple(int(c + (255 - c) * rng.uniform(0.55, 0.9)) for c in base)
     paper = (rng.randint(235, 250),) * 3
-    image = np.empty((height, width, 3), np.uint8)
+    image: np.ndarray = np.empty((height, width, 3), np.uint8)
     image[:] = paper
     border = int(width * rng.choice([0.0, 0.05, 0.07, 0.09]))
     inner = (border, border, width - border, height - border)
     cv2.rectangle(image, inner[:2], (inner[2] - 1, inner[3] - 1), base, -1)
-    field = np.zeros((height, width), np.uint8)
+    field: np.ndarray = np.zeros((height, width), np.uint8)
     if pattern == "lattice":
         step = int(width * rng.uniform(0.05, 0.09))
         thickness = max(2, int(step * rng.uniform(0.12, 0.25)))
@@ -66,7 +66,7 @@ def back_image(number: int) -> np.ndarray:
             r = radius * (0.75 if k % 2 == 0 else 0.32)
             angle = np.pi / 2 + k * np.pi / 5
             points.append((centre[0] + r * np.cos(angle), centre[1] - r * np.sin(angle)))
-        cv2.fillPoly(field, [np.int32(points)], 255, cv2.LINE_AA)
+        cv2.fillPoly(field, [np.asarray(points).astype(np.int32)], 255, cv2.LINE_AA)
         step = int(width * 0.08)
         for y in range(border + step // 2, height - border, step):
             for x in range(border + step // 2, width - border, step):

@@ -48,7 +48,8 @@ def _objects(rng: random.Random, cx: float, cy: float) -> list[tuple[np.ndarray,
         return [(_circle(cx, cy, 45), rim, 0.45), (_circle(cx, cy, 39), (30, 50, 80), 0.0)]
     if kind == "coin":
         metal = rng.choice([(60, 140, 180), (170, 170, 170)])
-        return [(_circle(cx, cy, 12), metal, 0.3), (_circle(cx, cy, 10), tuple(int(v * 0.85) for v in metal), 0.0)]
+        worn = (int(metal[0] * 0.85), int(metal[1] * 0.85), int(metal[2] * 0.85))
+        return [(_circle(cx, cy, 12), metal, 0.3), (_circle(cx, cy, 10), worn, 0.0)]
     colour = rng.choice([(160, 60, 20), (30, 30, 30), (30, 30, 180), (200, 200, 200)])
     return [(_rectangle(cx, cy, 9, 140, angle), colour, 0.35)]
 
@@ -72,7 +73,7 @@ def draw_clutter(canvas: np.ndarray, project, extent: tuple[float, float, float,
             points = project(polygon)
             if not np.all(np.isfinite(points)) or np.abs(points).max() > 1e5:
                 break
-            fixed = np.int32(np.round(points * 16))
+            fixed = np.round(points * 16).astype(np.int32)
             if shadow > 0:
                 _shadow(canvas, points, shadow)
             cv2.fillPoly(canvas, [fixed], colour, cv2.LINE_AA, shift=4)
@@ -88,7 +89,7 @@ def _shadow(canvas: np.ndarray, points: np.ndarray, strength: float) -> None:
         return
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     offset = np.array([size * 0.03, size * 0.04])
-    cv2.fillPoly(mask, [np.int32(np.round((points + offset - [x0, y0]) * 16))], 255, cv2.LINE_AA, shift=4)
+    cv2.fillPoly(mask, [np.round((points + offset - [x0, y0]) * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
     mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, size * 0.03))
     shade = cv2.convertScaleAbs(mask, alpha=-strength, beta=255)
     roi = canvas[y0:y1, x0:x1]
@@ -122,12 +123,12 @@ def draw_table_edge(canvas: np.ndarray, homography: np.ndarray, edge_y: float, c
     beyond = np.array([start, end, end + normal * far, start + normal * far])
     rim = np.array([start, end, end + normal * 6, start + normal * 6])
     mask = np.zeros((height, width), np.uint8)
-    cv2.fillPoly(mask, [np.int32(np.round(beyond * 16))], 255, cv2.LINE_AA, shift=4)
+    cv2.fillPoly(mask, [np.round(beyond * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
     if not mask.any():
         return
     small = np.array(floor, np.float32) * (0.6 + 0.4 * np.random.default_rng(rng.randrange(2**31)).random((8, 14, 1)))
     ground = cv2.resize(small.astype(np.uint8), (width, height), interpolation=cv2.INTER_CUBIC)
     alpha = mask.astype(np.float32)[..., None] / 255.0
     canvas[:] = (canvas * (1 - alpha) + ground * alpha).astype(np.uint8)
-    cv2.fillPoly(canvas, [np.int32(np.round(rim * 16))], tuple(int(min(255, c * 1.25 + 20)) for c in floor),
+    cv2.fillPoly(canvas, [np.round(rim * 16).astype(np.int32)], tuple(int(min(255, c * 1.25 + 20)) for c in floor),
                  cv2.LINE_AA, shift=4)

@@ -201,7 +201,7 @@ _EXTRA_FONT_FILES = (
 )
 """Fonts of the ``extra-N`` decks only (training data for the reader and the detector)."""
 
-_PIP_ROWS = {
+_PIP_ROWS: dict[int, list[tuple[float, float]]] = {
     # (x, y) in the pip field (0..1 each way) for each number card.
     1: [(0.5, 0.5)],
     2: [(0.5, 0.0), (0.5, 1.0)],
@@ -327,8 +327,9 @@ class _DeckDesign:
 def _design(number: int, font_file: str) -> _DeckDesign:
     rng = random.Random(number * 7919 + 17)
     dark = rng.randint(0, 35)
-    black = tuple(dark + rng.randint(0, 12) for _ in range(3))
+    black = (dark + rng.randint(0, 12), dark + rng.randint(0, 12), dark + rng.randint(0, 12))
     red = (rng.randint(10, 60), rng.randint(0, 40), rng.randint(170, 235))
+    colours: dict[str, tuple[int, int, int]]
     if rng.random() < 0.4:
         colours = {
             "s": black,

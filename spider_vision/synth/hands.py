@@ -98,7 +98,7 @@ def draw_hands(canvas: np.ndarray, hands: list[Hand], light_dir: tuple[float, fl
         small = ((x1 - x0) // scale + 1, (y1 - y0) // scale + 1)
         shadow = np.zeros((small[1], small[0]), np.uint8)
         for shape in shapes:
-            cv2.fillConvexPoly(shadow, np.int32((shape - [x0, y0]) / scale), 255, cv2.LINE_AA)
+            cv2.fillConvexPoly(shadow, ((shape - [x0, y0]) / scale).astype(np.int32), 255, cv2.LINE_AA)
         shadow = cv2.GaussianBlur(shadow, (0, 0), blur)
         shadow = cv2.resize(shadow, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
         shade = cv2.convertScaleAbs(shadow, alpha=-min(0.6, shadow_strength * 1.3), beta=255)
@@ -121,7 +121,7 @@ def _draw_shaded(canvas: np.ndarray, piece: np.ndarray, colour: tuple[int, int, 
         return
     size = (cx1 - cx0, cy1 - cy0)
     mask = np.zeros((size[1], size[0]), np.uint8)
-    cv2.fillConvexPoly(mask, np.int32(np.round((piece - [cx0, cy0]) * 16)), 255, cv2.LINE_AA, shift=4)
+    cv2.fillConvexPoly(mask, np.round((piece - [cx0, cy0]) * 16).astype(np.int32), 255, cv2.LINE_AA, shift=4)
     # Rounded shading from a blurred copy of the piece, made at a quarter of the size (cheap).
     small = cv2.resize(mask, (max(1, size[0] // 4), max(1, size[1] // 4)), interpolation=cv2.INTER_AREA)
     extent = float(min(x1 - x0, y1 - y0)) / 4

@@ -106,6 +106,7 @@ def finish_photo(image: np.ndarray, scene: Scene, rng: np.random.Generator) -> n
         image = cv2.subtract(cv2.add(image, pos), neg)
     if scene.jpeg_quality > 0:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg_quality)])
-        if ok:
-            image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            image = decoded
     return image

@@ -11,7 +11,7 @@ import argparse
 import json
 import logging
 import sys
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import cv2
@@ -56,7 +56,22 @@ SAMPLE_STILLS = (
     SampleStill("rotated-2suit", 12, 2, 20, 22, (("roll", 25.0),)),
 )
 
-VIDEO = {"deal": 3, "suits": 2, "moves": 14, "seed": 5, "illegal": 2, "width": 960, "height": 540, "fps": 8.0}
+
+@dataclass(frozen=True)
+class SampleVideo:
+    """The sample game: a deal played for some random moves (``illegal`` of them breaking a rule), filmed."""
+
+    deal: int
+    suits: int
+    moves: int
+    seed: int
+    illegal: int
+    width: int
+    height: int
+    fps: float
+
+
+VIDEO = SampleVideo(deal=3, suits=2, moves=14, seed=5, illegal=2, width=960, height=540, fps=8.0)
 
 
 def sample_position(deal: int, suits: int, moves: int, seed: int) -> Position:
@@ -84,13 +99,13 @@ def make_samples(folder: Path) -> list[Path]:
                       "deal": sample.deal, "suits": sample.suits, "moves": sample.moves, "seed": sample.seed,
                       "spn": position.spn()})
         logger.info("rendered %s", sample.name)
-    start = deal_position(VIDEO["deal"], VIDEO["suits"])
-    steps = random_play(start, VIDEO["moves"], VIDEO["seed"], illegal=VIDEO["illegal"])
-    scene = random_scene(VIDEO["seed"], VIDEO["width"], VIDEO["height"], deck="kennard-2color")
-    video = render_game(start, steps, folder / "game.mp4", scene=scene, seed=VIDEO["seed"], fps=VIDEO["fps"],
-                        deal=VIDEO["deal"])
+    start = deal_position(VIDEO.deal, VIDEO.suits)
+    steps = random_play(start, VIDEO.moves, VIDEO.seed, illegal=VIDEO.illegal)
+    scene = random_scene(VIDEO.seed, VIDEO.width, VIDEO.height, deck="kennard-2color")
+    video = render_game(start, steps, folder / "game.mp4", scene=scene, seed=VIDEO.seed, fps=VIDEO.fps,
+                        deal=VIDEO.deal)
     written += [video.video, video.events, video.frames]
-    manifest = {"stills": index, "video": {**VIDEO, "file": video.video.name, "events": video.events.name,
+    manifest = {"stills": index, "video": {**asdict(VIDEO), "file": video.video.name, "events": video.events.name,
                                           "frames": video.frames.name, "frame_count": video.frame_count}}
     (folder / "index.json").write_text(json.dumps(manifest, indent=1) + "\n")
     written.append(folder / "index.json")

@@ -87,7 +87,7 @@ class Scene:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Scene:
         names = {f.name: f for f in dataclasses.fields(cls)}
-        values = {key: (tuple(value) if isinstance(value, list) else value)
+        values: dict[str, Any] = {key: (tuple(value) if isinstance(value, list) else value)
                   for key, value in data.items() if key in names}
         return cls(**values)
 

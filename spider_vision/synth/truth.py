@@ -118,7 +118,7 @@ def lowest_face_up(cards: Iterable[CardTruth]) -> dict[int, tuple[CardTruth, int
 
 def _fixed(polygon: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
     """Polygon vertices as 4-bit fixed point for sub-pixel ``fillPoly``."""
-    return np.int32(np.round((np.asarray(polygon) - origin) * 16))
+    return np.round((np.asarray(polygon) - origin) * 16).astype(np.int32)
 
 
 def _mask(polygon: np.ndarray, origin: tuple[int, int], size: tuple[int, int]) -> np.ndarray:

@@ -29,6 +29,7 @@ from spider_vision.engine import (
     STANDARD,
     Card,
     Deal,
+    Move,
     Position,
     Step,
     TableauMove,
@@ -91,9 +92,9 @@ def random_play(
             blocked_from.pop(0)
             continue
         if turn in illegal_at:
-            move = _illegal_move(position, rng, variant)
-            if move is not None:
-                steps.append(apply_move(position, move, variant, force=True))
+            wrong = _illegal_move(position, rng, variant)
+            if wrong is not None:
+                steps.append(apply_move(position, wrong, variant, force=True))
                 position = steps[-1].after
                 continue
         move = _choose(position, rng, variant, previous, want_empty=blocked_left > 0)
@@ -109,10 +110,10 @@ def random_play(
 
 
 def _choose(position: Position, rng: random.Random, variant: Variant, previous: TableauMove | None,
-            want_empty: bool = False):
+            want_empty: bool = False) -> Move | None:
     """The casual player's move; ``want_empty`` steers toward emptying a column (for a blocked deal)."""
     moves = legal_moves(position, variant)
-    scored = []
+    scored: list[tuple[float, Move]] = []
     for move in moves:
         if isinstance(move, Deal):
             scored.append((0.1, move))
@@ -127,7 +128,8 @@ def _choose(position: Position, rng: random.Random, variant: Variant, previous: 
         score = 1.0
         if len(source.up) == move.count and source.down:
             score += 4.0
-        if target.top is not None and source.up[-move.count] is not None and target.top.suit == source.up[-move.count].suit:
+        moved = source.up[-move.count]
+        if target.top is not None and moved is not None and target.top.suit == moved.suit:
             score += 2.0
         if target.is_empty:
             score -= 0.8 if len(source.up) == move.count and not source.down else 0.0
@@ -381,7 +383,7 @@ def render_game(
     corners = np.concatenate([card.corners for card in reference])
     clutter_around = (*corners.min(axis=0), *corners.max(axis=0))
     wander = _camera_path(len(shots), np.random.default_rng(seed))
-    fourcc = cv2.VideoWriter_fourcc(*("MJPG" if out.suffix.lower() == ".avi" else "mp4v"))
+    fourcc = cv2.VideoWriter.fourcc(*("MJPG" if out.suffix.lower() == ".avi" else "mp4v"))
     writer = cv2.VideoWriter(str(out), fourcc, fps, (scene.width, scene.height))
     if not writer.isOpened():
         raise OSError(f"could not open a video writer for '{out}' (use .mp4 or .avi)")

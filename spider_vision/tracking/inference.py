@@ -28,6 +28,7 @@ from spider_vision.engine import (
     Card,
     Column,
     Deal,
+    Flip,
     IllegalMoveError,
     Move,
     Position,
@@ -41,7 +42,7 @@ from spider_vision.engine import (
 from spider_vision.tracking.observation import Alignment, TableView, align_column, column_classes
 
 __all__ = ["Doubt", "Doubts", "Hypothesis", "Inference", "Relabel", "Scorer", "infer", "involved_cards",
-           "touches_unread", "with_card", "with_doubt"]
+           "move_of", "touches_unread", "with_card", "with_doubt"]
 
 logger = logging.getLogger(__name__)
 
@@ -100,6 +101,14 @@ class Relabel:
     aside: tuple[int, int, Card] | None = None
 
 
+def move_of(step: Step) -> Move:
+    """The move ``step`` carried out: the steps of a hypothesis and of the game followed are moves,
+    never reads of a card (``Flip``), which the tracker keeps in the game's history only."""
+    if isinstance(step.move, Flip):
+        raise TypeError(f"a card read in column {step.move.column} is not a move")
+    return step.move
+
+
 @dataclass(frozen=True)
 class Hypothesis:
     """One explanation: the steps carried out (none: nothing changed), after taking back the last
@@ -114,7 +123,7 @@ class Hypothesis:
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        return tuple(step.move for step in self.steps)  # type: ignore[misc]
+        return tuple(move_of(step) for step in self.steps)
 
     @property
     def changed(self) -> bool:

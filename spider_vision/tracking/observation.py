@@ -169,10 +169,10 @@ class ColumnGuide:
 
     @classmethod
     def from_reading(cls, reading: TableReading) -> ColumnGuide | None:
-        named = [card for card in reading.cards if card.column is not None and 0 <= card.column < 10]
+        named = [(card.column, card) for card in reading.cards if card.column is not None and 0 <= card.column < 10]
         if not named:
             return None
-        downs = np.array([card.quad[3] - card.quad[0] for card in named], np.float64)
+        downs = np.array([card.quad[3] - card.quad[0] for _, card in named], np.float64)
         direction = downs.mean(axis=0)
         norm = float(np.hypot(*direction))
         if norm < 1e-6:
@@ -180,8 +180,8 @@ class ColumnGuide:
         direction = direction / norm
         normal = np.array([-direction[1], direction[0]])
         places: dict[int, list[float]] = {}
-        for card in named:
-            places.setdefault(int(card.column), []).append(float(card.quad.mean(axis=0) @ normal))
+        for column, card in named:
+            places.setdefault(column, []).append(float(card.quad.mean(axis=0) @ normal))
         columns = sorted(places)
         if len(columns) < 5:
             return None
@@ -251,7 +251,7 @@ def view_from_reading(reading: TableReading, frame: int, allowed: np.ndarray,
     suspects: list[CardReading] = []
     by_place = guide is not None and (shift is None or not any(card.column is not None for card in reading.cards))
     for number, card in enumerate(reading.cards):
-        if by_place:
+        if by_place and guide is not None:
             card = card.with_(column=guide.column_of(card.quad.mean(axis=0)))
         elif shift and card.column is not None:
             card = card.with_(column=card.column + shift)
@@ -376,18 +376,18 @@ def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
     left of that card's top-right corner (``ECHO_INSIDE``); a card of the next column lies right of
     it. (A pile's lowest face-up card is never suspected: with narrow gaps a real neighbour lies
     where an echo would.)"""
-    faces = [(k, card) for k, card in enumerate(cards)
+    faces = [(k, card, card.probabilities) for k, card in enumerate(cards)
              if card.face_up and card.probabilities is not None and float(np.abs(card.quad).sum()) > 0]
     lowest: dict[int, tuple[int, int]] = {}
-    for k, card in faces:
+    for k, card, _ in faces:
         if card.column is not None and (card.column not in lowest or card.index < lowest[card.column][1]):
             lowest[card.column] = (k, card.index)
     firsts = {k for k, _ in lowest.values()}
     echoes: set[int] = set()
-    for k, card in faces:
+    for k, card, beliefs in faces:
         if card.column is None or k in firsts:
             continue
-        for j, other in faces:
+        for j, other, other_beliefs in faces:
             if j == k or j in echoes:
                 continue
             right = other.quad[1] - other.quad[0]
@@ -395,7 +395,7 @@ def _corner_echoes(cards: tuple[CardReading, ...]) -> set[int]:
             offset = card.quad[0] - other.quad[1]
             if (float(np.hypot(*offset)) < 0.3 * width
                     and float(offset @ right) < ECHO_INSIDE * width * width
-                    and float(card.probabilities[int(np.argmax(other.probabilities))]) >= ECHO_SHARE):
+                    and float(beliefs[int(np.argmax(other_beliefs))]) >= ECHO_SHARE):
                 echoes.add(k)
                 break
     return echoes

@@ -130,6 +130,7 @@ class VideoSource(_Source):
 
     def read(self) -> Frame | None:
         """The next frame, or ``None`` at the end of the file."""
+        image: np.ndarray | None
         if self._first is not None:
             image, self._first = self._first, None
         else:

@@ -58,7 +58,7 @@ from spider_vision.gamelog import (
 )
 from spider_vision.tracking.identities import CLASSES, LEGAL_PRIOR, SPREAD_DOUBT, CardBook
 from spider_vision.tracking.inference import (Doubt, Hypothesis, Inference, Scorer, infer, involved_cards,
-                                              touches_unread, with_doubt)
+                                              move_of, touches_unread, with_doubt)
 from spider_vision.tracking.observation import (
     ColumnGuide, ColumnView, TableView, allowed_classes, view_from_reading,
 )
@@ -474,8 +474,9 @@ class Tracker:
             self._read_again(relabel.column, relabel.slot, relabel.card, best.moves[0], events, flags, relabel.aside)
         later: dict[tuple[int, int], np.ndarray] | None = None
         for number, step in enumerate(best.steps):
+            move = move_of(step)
             unread = any(None in pile.up for pile in self.position.columns)
-            read = unread and bool(number or _takes_or_covers_unread(self.position, step.move))
+            read = unread and bool(number or _takes_or_covers_unread(self.position, move))
             if read:
                 # A card turned over earlier in the sequence (or one not in sight yet that this
                 # move takes or covers): read it where it lies at the end, then judge the move.
@@ -484,9 +485,9 @@ class Tracker:
                 self._read_new_cards(events, flags, self._evidence_at_end(best.steps[number:], later), unseen=True)
             if number or read:  # cards read or corrected since the inference: judge this step afresh
                 try:
-                    step = apply_move(self.position, step.move, self.variant, force=True)
+                    step = apply_move(self.position, move, self.variant, force=True)
                 except IllegalMoveError as error:
-                    logger.warning("frame %d: %s cannot follow: %s", self._frame, step.move, error)
+                    logger.warning("frame %d: %s cannot follow: %s", self._frame, move, error)
                     return
                 if not step.legal and isinstance(step.move, TableauMove):
                     step = self._legalise(step, events, flags)
@@ -514,7 +515,7 @@ class Tracker:
         self._book.record_legal(step)
         self._book.follow(step)
         self.position = step.after
-        events.append(self._emit(MoveEvent(self._seq, self._t, step.move, step.legal, step.after.spn(),
+        events.append(self._emit(MoveEvent(self._seq, self._t, move_of(step), step.legal, step.after.spn(),
                                            step.reason)))
         for removed in step.removals:
             events.append(self._emit(RemoveEvent(self._seq, self._t, removed.column, removed.suit)))
@@ -652,7 +653,7 @@ class Tracker:
         del self.game.history[committed.game_length:]
         self.game.undone.clear()
         logger.info("frame %d: undo %s", self._frame, step.move)
-        return self._emit(NoteEvent(self._seq, self._t, f"undo {step.move}", step.move, step.before.spn()))
+        return self._emit(NoteEvent(self._seq, self._t, f"undo {step.move}", move_of(step), step.before.spn()))
 
     # --- the start ----------------------------------------------------------------------------
 
@@ -936,10 +937,10 @@ def _opening(position: Position) -> tuple[Position, Move] | None:
     if len(sources) != 1 or len(targets) != 1 or sum(down == dealt and up == 1 for down, up, dealt in shown) != 8:
         return None
     source, target = sources[0], targets[0]
-    columns = list(position.columns)
-    columns[source] = Column((None,) * DEALT_DOWN[source], columns[target].up[1:])
-    columns[target] = Column(columns[target].down, columns[target].up[:1])
-    return replace(position, columns=tuple(columns)), TableauMove(source, target)
+    piles = list(position.columns)
+    piles[source] = Column((None,) * DEALT_DOWN[source], piles[target].up[1:])
+    piles[target] = Column(piles[target].down, piles[target].up[:1])
+    return replace(position, columns=tuple(piles)), TableauMove(source, target)
 
 
 def _start_counts(readings: list[tuple[int, TableReading]], views: list[TableView], shape: tuple[int, ...],

@@ -274,8 +274,8 @@ def find_peaks(heat: np.ndarray, threshold: float = PEAK_THRESHOLD) -> tuple[np.
     lies two cells below the one before and one aside, so its corner touches
     the blob before it (peaks pointing at the same index are suppressed later).
     """
-    peaks = (heat >= cv2.dilate(heat, PEAK_KERNEL)) & (heat > threshold)
-    return np.nonzero(peaks)
+    rows, cols = np.nonzero((heat >= cv2.dilate(heat, PEAK_KERNEL)) & (heat > threshold))
+    return rows, cols
 
 
 def _suppress(detections: Detections) -> np.ndarray:

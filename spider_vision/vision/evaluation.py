@@ -19,7 +19,7 @@ to leave instead).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -94,9 +94,9 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
         counts["failed"] = 1
         _count_outcomes(counts, truth_cards, [None] * len(truth_cards))
         return counts
-    predicted = [c for c in reading.cards if c.face_up and c.index_box is not None]
-    centres = np.array([[c.index_box[0] + c.index_box[2] / 2, c.index_box[1] + c.index_box[3] / 2]
-                        for c in predicted]).reshape(-1, 2)
+    boxed = [(c, c.index_box) for c in reading.cards if c.face_up and c.index_box is not None]
+    predicted = [c for c, _ in boxed]
+    centres = np.array([[x + w / 2, y + h / 2] for _, (x, y, w, h) in boxed]).reshape(-1, 2)
     truth_centres = np.array([np.mean(card.index_quad, axis=0) for card in truth_cards]).reshape(-1, 2)
     reaches = np.array([0.5 * np.linalg.norm(np.subtract(card.index_quad[3], card.index_quad[0]))
                         for card in truth_cards])
@@ -234,7 +234,7 @@ def _assign(cost: np.ndarray) -> list[tuple[int, int]]:
     return pairs
 
 
-def summarise(total: dict[str, int], scenes: int) -> dict[str, float]:
+def summarise(total: dict[str, int], scenes: int) -> dict[str, Any]:
     """Rates from summed ``score`` counts."""
     readable = max(total.get("readable", 0), 1)
     return {

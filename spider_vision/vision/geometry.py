@@ -78,7 +78,8 @@ def _smoothed_warp(image: np.ndarray, origin: np.ndarray, right: np.ndarray, dow
                    region: tuple[float, float, float, float], size: tuple[int, int]) -> np.ndarray:
     """Warp with a blur first when the crop shrinks the picture a lot, so fine print does not alias."""
     x0, y0, x1, y1 = region
-    shrink = min((x1 - x0) * np.linalg.norm(right) / size[0], (y1 - y0) * np.linalg.norm(down) / size[1])
+    shrink = min((x1 - x0) * float(np.linalg.norm(right)) / size[0],
+                 (y1 - y0) * float(np.linalg.norm(down)) / size[1])
     if shrink > 2.0:
         # Blur only the neighbourhood that the crop reads.
         corners = region_corners(origin, right, down, region)

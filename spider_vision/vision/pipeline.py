@@ -265,7 +265,7 @@ def _cards(detections: Detections, layout: Layout, probabilities: np.ndarray, em
         allowed, _ = choose_down_counts(letter_beliefs(layout.letters, counts),
                                         sum(len(column) for column in layout.columns),
                                         runs_in_sight(layout.loose, probabilities))
-        chosen = [allowed[letter] for letter in layout.letters]
+        chosen = [allowed[letter] if letter is not None else chosen[k] for k, letter in enumerate(layout.letters)]
     for k, (column, letter) in enumerate(zip(layout.columns, layout.letters)):
         down = chosen[k]
         down_confidence = float(counts[k][down])

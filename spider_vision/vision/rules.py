@@ -109,8 +109,8 @@ def apply_rules(cards: list[CardReading], suits: int,
     """Identities for the face-up cards under the mode's suits and copy limits; warnings for what was changed."""
     mode = SuitMode(suits)
     allowed = np.zeros(52, bool)
-    for card in mode.deck():
-        allowed[class_index(card)] = True
+    for kind in mode.deck():
+        allowed[class_index(kind)] = True
     classes = card_classes()
     warnings: list[str] = []
     out = list(cards)
@@ -121,14 +121,15 @@ def apply_rules(cards: list[CardReading], suits: int,
         if card.face_up and card.column is not None and (card.column, card.index) in known:
             fixed[k] = known[(card.column, card.index)]
             used[class_index(fixed[k])] += 1
-    faces = [k for k, card in enumerate(cards) if card.face_up and card.probabilities is not None and k not in fixed]
-    beliefs = {k: np.where(allowed, cards[k].probabilities, 0.0) for k in faces}
-    for k in faces:
-        total = beliefs[k].sum()
-        beliefs[k] = beliefs[k] / total if total > 0 else allowed / allowed.sum()
-    for k, card in fixed.items():
-        out[k] = cards[k].with_(card=card, confidence=1.0)
-    for k in sorted(faces, key=lambda k: -beliefs[k].max()):
+    beliefs: dict[int, np.ndarray] = {}
+    for k, card in enumerate(cards):
+        if card.face_up and card.probabilities is not None and k not in fixed:
+            belief = np.where(allowed, card.probabilities, 0.0)
+            total = belief.sum()
+            beliefs[k] = belief / total if total > 0 else allowed / allowed.sum()
+    for k, known_card in fixed.items():
+        out[k] = cards[k].with_(card=known_card, confidence=1.0)
+    for k in sorted(beliefs, key=lambda k: -beliefs[k].max()):
         belief = beliefs[k].copy()
         best = int(belief.argmax())
         belief[[c for c, n in used.items() if n >= mode.copies]] = 0.0

@@ -33,7 +33,7 @@ def low_resolution(image: np.ndarray, rng: np.random.Generator, chance: float = 
 
 def photometric(image: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """A randomly re-lit, re-coloured, noisier, blurrier or recompressed copy of a BGR uint8 picture."""
-    x = image.astype(np.float32)
+    x: np.ndarray = image.astype(np.float32)
     if rng.random() < 0.8:
         gain = np.exp(rng.normal(0, 0.25 * strength)) * np.exp(rng.normal(0, 0.08 * strength, 3))
         x = x * gain.astype(np.float32)
@@ -60,5 +60,7 @@ def photometric(image: np.ndarray, rng: np.random.Generator, strength: float = 1
     out = np.clip(x, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
-        out = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out

@@ -19,7 +19,7 @@ import numpy as np
 
 from spider_vision.engine import Position, deal_position
 from spider_vision.synth import Rendering, extra_style_names, random_play, random_scene, render, style_names
-from spider_vision.synth.truth import lowest_face_up
+from spider_vision.synth.truth import CardTruth, lowest_face_up
 from spider_vision.vision.evaluation import MIN_INDEX_VISIBLE
 from spider_vision.vision.geometry import DETECT_WIDTH, STRIP_CROP, corner_crop, strip_crop
 
@@ -129,6 +129,13 @@ def _rotate(vector: np.ndarray, degrees: float) -> np.ndarray:
     return np.array([c * vector[0] - s * vector[1], s * vector[0] + c * vector[1]])
 
 
+def _index_label(card: CardTruth) -> tuple[int, int, float]:
+    """A readable card's label for the reader: rank - 1, suit by ``SUIT_ORDER``, and how much of its index shows."""
+    if card.card is None:
+        raise ValueError("a face-up card of the renderer's truth has no identity")
+    return card.card.rank - 1, SUIT_ORDER.index(card.card.suit), card.index_visible
+
+
 def add_rendering(shard: Shard, rendering: Rendering, rng: np.random.Generator, copies: int = 2) -> None:
     """Add one rendering's detection picture, index crops and strip crops to ``shard``."""
     image = rendering.image
@@ -148,7 +155,7 @@ def add_rendering(shard: Shard, rendering: Rendering, rng: np.random.Generator, 
             origin = quad[0] + rng.uniform(-0.05, 0.05) * right + rng.uniform(-0.035, 0.035) * down
             crop = corner_crop(image, origin, _rotate(right, angle) * grow[0], _rotate(down, angle) * grow[1])
             shard.index_crops.append(crop)
-            shard.index_labels.append((card.card.rank - 1, SUIT_ORDER.index(card.card.suit), card.index_visible))
+            shard.index_labels.append(_index_label(card))
     for lowest, down_count in lowest_face_up(rendering.cards).values():
         if lowest.visible_fraction < 0.05:
             continue
@@ -188,7 +195,7 @@ def add_detected(shard: Shard, rendering: Rendering, models: "Models") -> None:
         card = truth[t]
         origin, right, down = detections.origins[i], detections.rights[i], detections.downs[i]
         shard.index_crops.append(corner_crop(image, origin, right, down))
-        shard.index_labels.append((card.card.rank - 1, SUIT_ORDER.index(card.card.suit), card.index_visible))
+        shard.index_labels.append(_index_label(card))
         if card.pile == "tableau" and card.column in lowest and lowest[card.column][0].index == card.index:
             shard.strip_crops.append(strip_crop(image, origin, right, down))
             shard.strip_labels.append(lowest[card.column][1])

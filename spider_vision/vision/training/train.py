@@ -19,7 +19,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator, TypeVar, cast
 
 import cv2
 import numpy as np
@@ -113,8 +113,7 @@ def train_detector(data: dict[str, list], steps: int, rng: np.random.Generator, 
     net.train()
     for step in range(steps):
         chosen = rng.integers(0, len(images), batch)
-        samples = [detector_sample(cv2.imdecode(np.frombuffer(images[k], np.uint8), cv2.IMREAD_COLOR),
-                                   data["keypoints"][k], rng, crop) for k in chosen]
+        samples = [detector_sample(_decoded(images[k]), data["keypoints"][k], rng, crop) for k in chosen]
         x = torch.from_numpy(np.stack([s[0] for s in samples]).transpose(0, 3, 1, 2).astype(np.float32))
         heat = torch.from_numpy(np.stack([s[1] for s in samples]))
         reg = torch.from_numpy(np.stack([s[2] for s in samples]))
@@ -184,8 +183,16 @@ def _train_classifier(net: Net, crops: list[np.ndarray], labels: np.ndarray,
     return net
 
 
+def _decoded(encoded: bytes) -> np.ndarray:
+    """A training picture from its stored JPEG bytes."""
+    image = cv2.imdecode(np.frombuffer(encoded, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError("a stored training picture cannot be decoded; render the data again")
+    return image
+
+
 def _reader_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
-    rank_logits, suit_logits, _ = outputs  # type: ignore[misc]
+    rank_logits, suit_logits, _ = cast("tuple[torch.Tensor, torch.Tensor, torch.Tensor]", outputs)
     rank = torch.from_numpy(labels[:, 0].astype(np.int64))
     suit = torch.from_numpy(labels[:, 1].astype(np.int64))
     return nn.functional.cross_entropy(rank_logits, rank, label_smoothing=0.05) \
@@ -193,7 +200,7 @@ def _reader_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
 
 
 def _counter_loss(outputs: object, labels: np.ndarray) -> torch.Tensor:
-    return nn.functional.cross_entropy(outputs, torch.from_numpy(labels))  # type: ignore[arg-type]
+    return nn.functional.cross_entropy(cast(torch.Tensor, outputs), torch.from_numpy(labels))
 
 
 def train_reader(data: dict[str, list], steps: int, rng: np.random.Generator, batch: int = 128) -> Reader:
