@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from spider_vision.engine import Card, Deal, Move, Position, SuitMode, TableauMove
@@ -169,7 +169,7 @@ class BoardView(QWidget):
                 shown = card_h if k == up - 1 else step
                 self.spots.append(CardSpot(number, down + k, card, True, rect, QRectF(x, rect.y(), card_w, shown)))
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt name
         self._layout()
         super().resizeEvent(event)
 

@@ -19,11 +19,16 @@ import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from spider_vision.engine import RANKS, Card
+
+if TYPE_CHECKING:  # Qt is imported lazily (``_qt``): rendering without it must not load it
+    from PySide6.QtGui import QColor, QPainter, QPainterPath
 
 __all__ = [
     "CARD_HEIGHT_PX",
@@ -222,7 +227,7 @@ _PIP_ROWS: dict[int, list[tuple[float, float]]] = {
 _APP: list[object] = []
 
 
-def _qt():
+def _qt() -> tuple[ModuleType, ModuleType]:
     """Import Qt lazily and make sure an application exists (fonts need one).
 
     A widgets application, not a bare QGuiApplication: a window opened later in
@@ -254,7 +259,7 @@ def _font_family(file_name: str) -> str:
     return _load_font(QtGui, file_name)
 
 
-def _load_font(QtGui, file_name: str) -> str:
+def _load_font(QtGui: ModuleType, file_name: str) -> str:
     font_id = QtGui.QFontDatabase.addApplicationFont(str(ASSETS / "fonts" / file_name))
     families = QtGui.QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
     if not families:
@@ -263,7 +268,7 @@ def _load_font(QtGui, file_name: str) -> str:
     return families[0]
 
 
-def _suit_path(suit: str):
+def _suit_path(suit: str) -> QPainterPath:
     """The outline of a suit symbol in the unit square, as a QPainterPath."""
     QtCore, QtGui = _qt()
     path = QtGui.QPainterPath()
@@ -385,7 +390,7 @@ class ProceduralDeck(Deck):
     def _rank_text(self, card: Card) -> str:
         return self.design.ten_text if card.rank == 10 else RANKS[card.rank - 1]
 
-    def _draw(self, card: Card):
+    def _draw(self, card: Card) -> Face:
         QtCore, QtGui = _qt()
         design = self.design
         width, height = CARD_WIDTH_PX, CARD_HEIGHT_PX
@@ -424,7 +429,7 @@ class ProceduralDeck(Deck):
         buffer[..., :3] = np.minimum(buffer[..., :3], (255 - (edge[..., None] * 0.35)).astype(np.uint8))
         return Face(buffer, tuple(indices))
 
-    def _text_path(self, text: str):
+    def _text_path(self, text: str) -> QPainterPath:
         QtCore, QtGui = _qt()
         font = QtGui.QFont(_font_family(self.design.font_file))
         font.setPixelSize(100)
@@ -432,7 +437,7 @@ class ProceduralDeck(Deck):
         path.addText(0, 0, font, text)
         return path
 
-    def _draw_index(self, painter, card: Card, ink, *, mirrored: bool) -> tuple[float, float, float, float]:
+    def _draw_index(self, painter: QPainter, card: Card, ink: QColor, *, mirrored: bool) -> tuple[float, float, float, float]:
         """Draw rank over suit in the top-left (or top-right) corner; return its box."""
         QtCore, QtGui = _qt()
         design = self.design
@@ -477,7 +482,7 @@ class ProceduralDeck(Deck):
         bottom = suit_top + suit_h
         return (left / width, top / height, right / width, bottom / height)
 
-    def _draw_pip(self, painter, suit: str, ink, x: float, y: float, w: float, h: float, flip: bool = False) -> None:
+    def _draw_pip(self, painter: QPainter, suit: str, ink: QColor, x: float, y: float, w: float, h: float, flip: bool = False) -> None:
         QtCore, QtGui = _qt()
         transform = QtGui.QTransform()
         if flip:
@@ -490,7 +495,7 @@ class ProceduralDeck(Deck):
         painter.setBrush(ink)
         painter.drawPath(transform.map(_suit_path(suit)))
 
-    def _draw_centre(self, painter, card: Card, ink) -> None:
+    def _draw_centre(self, painter: QPainter, card: Card, ink: QColor) -> None:
         QtCore, QtGui = _qt()
         design = self.design
         width, height = CARD_WIDTH_PX, CARD_HEIGHT_PX

@@ -24,7 +24,7 @@ from spider_vision.engine import Position
 from spider_vision.synth.backs import back_image
 from spider_vision.synth.camera import Camera
 from spider_vision.synth.clutter import draw_clutter, draw_table_edge
-from spider_vision.synth.faces import CARD_HEIGHT_PX, CARD_WIDTH_PX, deck_for
+from spider_vision.synth.faces import CARD_HEIGHT_PX, CARD_WIDTH_PX, Face, deck_for
 from spider_vision.synth.hands import Hand, draw_hands, hand_pieces
 from spider_vision.synth.layout import CARD_HEIGHT_MM, CARD_WIDTH_MM, PlacedCard, Table, lay_out
 from spider_vision.synth.photo import add_glare, finish_photo
@@ -388,7 +388,8 @@ def _cast_shadow(canvas: np.ndarray, card: PlacedCard, homography: np.ndarray, s
     roi[:] = cv2.multiply(roi, cv2.merge([shade, shade, shade]), scale=1 / 255.0)
 
 
-def _truth(cards, projected, faces, camera: Camera, hands) -> tuple[CardTruth, ...]:
+def _truth(cards: Sequence[PlacedCard], projected: np.ndarray, faces: dict[int, Face], camera: Camera,
+           hands: Sequence[Hand]) -> tuple[CardTruth, ...]:
     """Ground truth in output pixels for every card (bottom to top)."""
     if not cards:
         return ()

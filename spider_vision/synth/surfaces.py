@@ -31,7 +31,7 @@ def _smooth_noise(rng: np.random.Generator, size: int, cells: int, cells_y: int 
     return big[size : 2 * size, size : 2 * size]
 
 
-def _mix(a: np.ndarray, colour_a, colour_b) -> np.ndarray:
+def _mix(a: np.ndarray, colour_a: tuple[int, ...], colour_b: tuple[int, ...]) -> np.ndarray:
     """Blend two colours by a weight image in [0, 1]."""
     ca = np.array(colour_a, np.float32)
     cb = np.array(colour_b, np.float32)

@@ -216,7 +216,7 @@ class _Planner:
         return lay_out(table, self.scene, self.seed)[0]
 
     def travel(self, table: Table, spn: str | None, phase: str, start: np.ndarray, end: np.ndarray,
-               seconds: float, carried=()) -> list[_Shot]:
+               seconds: float, carried: tuple[tuple[Card | None, bool], ...] = ()) -> list[_Shot]:
         count = self.frames(seconds)
         shots = []
         for k in range(count):
@@ -428,7 +428,8 @@ def render_game(
     return GameVideo(out, events_path, frames_path, len(shots), fps, scene)
 
 
-def _hand_and_cards(shot: _Shot, camera: Camera, scene: Scene, angle: float, size_factor: float):
+def _hand_and_cards(shot: _Shot, camera: Camera, scene: Scene, angle: float,
+                    size_factor: float) -> tuple[list[Hand], list[PlacedCard]]:
     """The hand of a shot in canvas pixels and the cards it carries (floating, under the palm)."""
     if shot.hand_at is None:
         return [], []
