@@ -55,8 +55,8 @@ def _objects(rng: random.Random, cx: float, cy: float) -> list[tuple[np.ndarray,
     return [(_rectangle(cx, cy, 9, 140, angle), colour, 0.35)]
 
 
-def draw_clutter(canvas: np.ndarray, project: Callable[[np.ndarray], np.ndarray], extent: tuple[float, float, float, float], count: int,
-                 rng: random.Random) -> None:
+def draw_clutter(canvas: np.ndarray, project: Callable[[np.ndarray], np.ndarray],
+                 extent: tuple[float, float, float, float], count: int, rng: random.Random) -> None:
     """Draw ``count`` objects around the layout ``extent`` (x0, y0, x1, y1 in mm), in place."""
     x0, y0, x1, y1 = extent
     for _ in range(count):

@@ -437,7 +437,8 @@ class ProceduralDeck(Deck):
         path.addText(0, 0, font, text)
         return path
 
-    def _draw_index(self, painter: QPainter, card: Card, ink: QColor, *, mirrored: bool) -> tuple[float, float, float, float]:
+    def _draw_index(self, painter: QPainter, card: Card, ink: QColor, *,
+                    mirrored: bool) -> tuple[float, float, float, float]:
         """Draw rank over suit in the top-left (or top-right) corner; return its box."""
         QtCore, QtGui = _qt()
         design = self.design
@@ -482,7 +483,8 @@ class ProceduralDeck(Deck):
         bottom = suit_top + suit_h
         return (left / width, top / height, right / width, bottom / height)
 
-    def _draw_pip(self, painter: QPainter, suit: str, ink: QColor, x: float, y: float, w: float, h: float, flip: bool = False) -> None:
+    def _draw_pip(self, painter: QPainter, suit: str, ink: QColor, x: float, y: float, w: float, h: float,
+                  flip: bool = False) -> None:
         QtCore, QtGui = _qt()
         transform = QtGui.QTransform()
         if flip:
