@@ -78,9 +78,14 @@ samples of 100 + 100 held-out tables (``bench/vision.py``, ``--first 0`` and ``-
 drops 11 and 7 of the 65 and 118 peaks in columns that are no cards, and no readable card."""
 
 
-def _step(gaps: list[np.ndarray]) -> float | None:
+def _plausible_gaps(gaps: list[np.ndarray]) -> np.ndarray:
+    """The gaps of all columns that ``STEP_RANGE`` allows for one step."""
     values = np.concatenate(gaps) if gaps else np.zeros(0)
-    values = values[(values >= STEP_RANGE[0]) & (values <= STEP_RANGE[1])]
+    return values[(values >= STEP_RANGE[0]) & (values <= STEP_RANGE[1])]
+
+
+def _step(gaps: list[np.ndarray]) -> float | None:
+    values = _plausible_gaps(gaps)
     return float(np.median(values)) if len(values) >= 3 else None
 
 
@@ -95,8 +100,7 @@ def _unit_step(step: float, gaps: list[np.ndarray]) -> float:
     the table shows ``UNIT_GAPS`` gaps or more: with fewer, a weak peak
     or two set the median.
     """
-    values = np.concatenate(gaps)
-    values = values[(values >= STEP_RANGE[0]) & (values <= STEP_RANGE[1])]
+    values = _plausible_gaps(gaps)
     if len(values) < UNIT_GAPS:
         return step
     for _ in range(UNIT_ROUNDS):
@@ -205,11 +209,10 @@ def repair_columns(detections: Detections, layout: Layout) -> tuple[Detections, 
         if len(column) > 1 and gaps_of(column)[-1] >= FAR_BELOW:
             loose.append(column.pop())
     added: list[tuple[int, int, float]] = []  # (column number, detection before, fraction of the gap)
-    unit = _unit_step(step, [gaps_of(column) for column in columns if len(column) > 1])
-    for k, column in enumerate(columns):
-        if len(column) < 2:
-            continue
-        for j, gap in enumerate(gaps_of(column)):
+    final_gaps = {k: gaps_of(column) for k, column in enumerate(columns) if len(column) > 1}
+    unit = _unit_step(step, list(final_gaps.values()))
+    for k, gaps in final_gaps.items():
+        for j, gap in enumerate(gaps):
             count = int(round(gap / unit))
             if 2 <= count <= MISSED_MAX and abs(gap / unit - count) <= MISSED_TOLERANCE:
                 added.extend((k, j, m / count) for m in range(1, count))
