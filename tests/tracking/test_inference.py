@@ -262,6 +262,24 @@ def test_a_blocked_deal_is_not_explained_away_by_a_move_that_fits_no_better(expl
     assert not inference.best.steps[0].legal
 
 
+@pytest.mark.parametrize("hidden", [5, 6])
+def test_a_run_put_on_a_pile_its_neighbour_hides_is_not_taken_for_put_into_an_empty_column(hidden: int) -> None:
+    # Bench game 791000: columns c and d overlap in a tilted picture, and the run of five put on d
+    # lies under c's cards. The views show d's last card or two, and one of its face-up cards counted
+    # as a back; column a, empty, shows nothing. The run went onto d, all of it.
+    before = Position.from_spn("|/1|2s/4|QsJsTs9s8s7s/3|KsQs/4|8s7s6s5s4s3s2s/4|KsQsJsTs9s8s7s/2|5s4s/3|2s/2|5s4s/2|2s"
+                               " 50 - 1")
+    after = apply_move(before, TableauMove(5, 3, 5)).after
+    views = []
+    for view in _views(after):
+        piles = list(view.columns)
+        d = piles[3]
+        piles[3] = ColumnView(d.down + 1, d.up[hidden:], d.echoes)
+        views.append(TableView(view.frame, tuple(piles)))
+    inference = infer(before, views, STANDARD)
+    assert [str(m) for m in inference.best.moves] == ["fd5"]
+
+
 def test_a_group_moved_whole_is_not_read_again_as_a_shorter_legal_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # 8h-7h-4h moved onto 8s breaks the rules; reading the 4h as a 6h would make moving 7h-6h legal,
     # but the table shows three cards moved and the card under them turned over: another 8h, so that
