@@ -422,7 +422,7 @@ class Tracker:
                 logger.debug("frame %d: table %s (best %s); waiting", self._frame,
                              "unexplained" if not inference.explained else "not clear", best.describe())
                 return
-            if best.changed and not inference.explained:
+            if best.changed and not inference.fits_where_it_moves:
                 flags.append(Flag("misread", f"the table does not quite match the game; taking it as "
                                              f"{best.describe()} (check the cards)", frame=self._frame))
         period.resolved = True

@@ -262,6 +262,23 @@ def test_a_blocked_deal_is_not_explained_away_by_a_move_that_fits_no_better(expl
     assert not inference.best.steps[0].legal
 
 
+@pytest.mark.parametrize("strays_where_it_moves, fits", [(False, True), (True, False)])
+def test_strays_in_columns_a_move_leaves_alone_do_not_count_against_it(strays_where_it_moves: bool, fits: bool) -> None:
+    # Column a shows a stray detection in every view (a faint one on its exposed card, rest after rest)
+    # and column b in one of the two: too much for the table to count as explained, but the columns the
+    # move changes fit, so the move is not in doubt. Strays on both of those columns put it in doubt.
+    start = deal_position(11, 2)
+    move = next(m for m in legal_moves(start) if isinstance(m, TableauMove) and not {m.source, m.target} & {0, 1})
+    after = apply_move(start, move).after
+    views = [_with_stray(view, 0) for view in _views(after)]
+    views[0] = _with_stray(views[0], 1)
+    if strays_where_it_moves:
+        views = [_with_stray(_with_stray(view, move.source), move.target) for view in views]
+    inference = infer(_observed(start), views, STANDARD)
+    assert [str(m) for m in inference.best.moves] == [str(move)]
+    assert not inference.explained and inference.fits_where_it_moves == fits
+
+
 def test_a_card_misread_as_it_turned_over_and_moved_at_once_is_read_again_though_one_view_misses_it() -> None:
     # Bench game 790000: a 2s turned over was read as a 3s in the moment before the player put it on
     # column i's 3s; one view of the next rest misses it there. Read as a 3s the move breaks the rules,
