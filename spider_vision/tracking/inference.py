@@ -153,7 +153,7 @@ class Inference:
     runner_up: Hypothesis | None
     explained: bool
     ambiguous: bool
-    fits_where_it_moves: bool = True
+    fits_where_it_moves: bool
 
 
 @dataclass(frozen=True)
