@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import statistics
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from spider_vision.engine import (
     Card,
@@ -201,8 +201,7 @@ class Scorer:
     def score(self, position: Position) -> tuple[float, float]:
         """Mean log evidence per view, and the median number of columns a view shows unexplained."""
         fits = [self.pile(k, pile) for k, pile in enumerate(position.columns)]
-        problems = [sum(column) for column in zip(*(fit.problems for fit in fits))]
-        return sum(fit.score for fit in fits), float(statistics.median(problems))
+        return sum(fit.score for fit in fits), _median_problems(fits)
 
     def unexplained(self, position: Position) -> set[int]:
         """Columns that most views show differently from ``position``."""
@@ -452,9 +451,12 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
 
 
 def _problems_where_it_moves(scorer: Scorer, position: Position, hypothesis: Hypothesis) -> float:
-    """The median number of columns per view that show something unexplained, among the columns that
-    ``hypothesis`` changes from ``position``."""
-    changed = [k for k, pile in enumerate(hypothesis.after.columns) if pile != position.columns[k]]
-    per_view = [sum(column) for column in zip(*(scorer.pile(k, hypothesis.after.columns[k]).problems
-                                                for k in changed))]
+    """``Scorer.score``'s problems, among the columns that ``hypothesis`` changes from ``position`` only."""
+    return _median_problems(scorer.pile(k, pile) for k, pile in enumerate(hypothesis.after.columns)
+                            if pile != position.columns[k])
+
+
+def _median_problems(fits: Iterable[_Fit]) -> float:
+    """The median number of these columns per view that show something unexplained (0 for none)."""
+    per_view = [sum(column) for column in zip(*(fit.problems for fit in fits))]
     return float(statistics.median(per_view)) if per_view else 0.0
