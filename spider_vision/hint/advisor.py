@@ -184,6 +184,8 @@ class HintSession:
         if self._rng is None:
             self._rng = random.Random(self.limits.seed)
         self._carry_worlds(observed)
+        # A request for fewer worlds than the session carries (the engine's `go samples k`) is obeyed.
+        del self._worlds[self.limits.samples :]
         self.visited[observed.spn()] += 1
         progress = game_progress(observed)
         self._stalled = self._stalled + 1 if progress == self._last_progress else 0

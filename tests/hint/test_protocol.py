@@ -63,6 +63,15 @@ def test_seen_cards_that_contradict_the_position_are_refused_and_not_kept() -> N
     assert protocol.handle("go")[-1].startswith("bestmove ")
 
 
+def test_go_searches_no_more_worlds_than_asked_even_when_it_carries_more() -> None:
+    protocol = EngineProtocol(FAST)
+    protocol.handle(f"position {START}")
+    protocol.handle("go samples 4")
+    protocol.handle("go samples 4")
+    assert protocol.handle("go samples 4")[0].split()[1:3] == ["samples", "3"]
+    assert protocol.handle("go samples 1")[0].split()[1:3] == ["samples", "1"]
+
+
 def test_quit_and_newgame() -> None:
     protocol = EngineProtocol(FAST)
     protocol.handle(f"position {START}")
