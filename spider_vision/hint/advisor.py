@@ -184,7 +184,9 @@ class HintSession:
         if self._rng is None:
             self._rng = random.Random(self.limits.seed)
         self._carry_worlds(observed)
-        # A request for fewer worlds than the session carries (the engine's `go samples k`) is obeyed.
+        # A request for fewer worlds than the session carries (the engine's `go samples k`) is obeyed,
+        # keeping the worlds won first.
+        self._worlds.sort(key=lambda world: not world.won)
         del self._worlds[self.limits.samples :]
         self.visited[observed.spn()] += 1
         progress = game_progress(observed)
