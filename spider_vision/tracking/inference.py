@@ -358,7 +358,7 @@ def _repairs(scorer: Scorer, position: Position, step: Step, doubts: Doubts, var
     return found
 
 
-def _fits_where_it_moves(scorer: Scorer, pair: Hypothesis) -> bool:
+def _every_view_fits_where_it_moves(scorer: Scorer, pair: Hypothesis) -> bool:
     """Whether every view shows the columns that a sequence's moves (and the move it takes back)
     touch as the sequence leaves them. Only then is its missed pause believed (``infer``): bench game
     757005 had a lone 2c, faint, missed in most views of a rest, and "2s from b onto g, then the 2c
@@ -424,7 +424,7 @@ def infer(position: Position, views: Sequence[TableView], variant: Variant,
                     if not unexplained or (breaks and not any(_breaks_rules(s) for s in pair.steps)):
                         pair = replace(pair, score=pair.score - BREAK_EXPLAINED)
                     elif (candidates[0].problems > TOLERATED and pair.problems <= TOLERATED
-                          and _fits_where_it_moves(scorer, pair)):
+                          and _every_view_fits_where_it_moves(scorer, pair)):
                         # No single explanation fits the views and the pair does: the pause between
                         # its moves was missed, not skipped.
                         waived = _sequence_prior(len(pair.steps) + (pair.undo is not None),
