@@ -14,7 +14,10 @@ worlds counted as lost), by its high end (counted as won) and by the win
 chance of the shipped model: the estimate's worlds know their hidden cards
 and its searches stop at a budget, so this shows how far each is from the
 real chance. ``--record`` keeps every game with what its hints knew, the
-data ``bench/win_chance.py`` fits that model on.
+data ``bench/win_chance.py`` fits that model on. ``--peek`` measures what
+the hidden cards are worth: the engine's sampled worlds are then drawn with
+the true face-down cards (``face-down``; the stock is still drawn at random)
+or the whole true deal (``all``), the ceiling of the method, never a hint.
 
     python3 bench/play.py --deals 30 --suits 1 2 4 --movetime 0.5 --jobs 2
 """
@@ -28,6 +31,7 @@ import math
 import multiprocessing
 import statistics
 import sys
+import random
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -35,13 +39,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spider_vision.engine import Game, SuitMode, deal_position  # noqa: E402
-from spider_vision.hint import HintLimits, HintLimitsError, HintSession, game_progress  # noqa: E402
+from spider_vision.engine import Column, Game, Position, SuitMode, deal_position  # noqa: E402
+from spider_vision.hint import HintLimits, HintLimitsError, HintSession, Knowledge, game_progress  # noqa: E402
 from spider_vision.hint.chance import EstimateEvidence, win_chance  # noqa: E402
 
 MOVE_CAP = 1000
 RESIGN_AFTER = 30
 NO_PROGRESS = 200
+PEEKS = ("none", "face-down", "all")
 ESTIMATE_BINS = (0.2, 0.4, 0.6, 0.8, 1.0)
 """Upper ends of the win-estimate bins of the calibration table (the last bin takes 100%)."""
 
@@ -81,10 +86,40 @@ class GameResult:
         }
 
 
-def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
-    """Play deal ``deal`` to the end with hints only; the hint never sees hidden cards."""
+class Oracle:
+    """Draws worlds that know the true hidden cards of the game being played (``--peek``).
+
+    With ``face-down`` a world has the true face-down cards and the other
+    unseen cards shuffled into the stock; with ``all`` it is the true deal.
+    ``truth`` is set to the true position before each hint.
+    """
+
+    def __init__(self, peek: str) -> None:
+        if peek not in PEEKS[1:]:
+            raise ValueError(f"an oracle peeks at 'face-down' or 'all', not {peek!r}")
+        self.peek = peek
+        self.truth: Position | None = None
+
+    def __call__(self, knowledge: Knowledge, rng: random.Random) -> Position:
+        truth, observed = self.truth, knowledge.position
+        if truth is None:
+            raise RuntimeError("the oracle was asked for a world before it was shown the true position")
+        if self.peek == "all":
+            stock = truth.stock
+        else:
+            face_down = Counter(card for column in truth.columns for card in column.down)
+            rest = list((knowledge.unseen - face_down).elements())
+            rng.shuffle(rest)
+            stock = tuple(rest)
+        columns = tuple(Column(true.down, seen.up) for true, seen in zip(truth.columns, observed.columns))
+        return Position(columns, stock, observed.removed, observed.mode)
+
+
+def play_game(deal: int, suits: int, limits: HintLimits, peek: str = "none") -> GameResult:
+    """Play deal ``deal`` to the end with hints only; the hint never sees hidden cards unless ``peek`` says."""
     game = Game(deal_position(deal, SuitMode(suits)))
-    session = HintSession(limits)
+    oracle = Oracle(peek) if peek != "none" else None
+    session = HintSession(limits) if oracle is None else HintSession(limits, sampler=oracle)
     repeats: Counter[str] = Counter()
     hints = 0
     hopeless = 0
@@ -104,6 +139,8 @@ def play_game(deal: int, suits: int, limits: HintLimits) -> GameResult:
         if repeats[observed.spn()] >= 3 or game.moves_made - last_progress >= NO_PROGRESS:
             ending = "stuck"
             break
+        if oracle is not None:
+            oracle.truth = game.position
         started, cpu_started = time.perf_counter(), time.process_time()
         advice = session.hint(observed)
         seconds += time.perf_counter() - started
@@ -176,7 +213,7 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return ((centre - spread) / divisor, (centre + spread) / divisor)
 
 
-def _run(task: tuple[int, int, HintLimits]) -> GameResult:
+def _run(task: tuple[int, int, HintLimits, str]) -> GameResult:
     return play_game(*task)
 
 
@@ -208,6 +245,11 @@ def main() -> int:
         help="append each game, with what every hint knew of its chances, as a JSON line to this file "
         "(the data of bench/win_chance.py)",
     )
+    parser.add_argument(
+        "--peek", choices=PEEKS, default="none",
+        help="let the engine's sampled worlds know the true face-down cards or the whole deal: what the "
+        "hidden cards are worth, never a hint (default none)",
+    )
     args = parser.parse_args()
     try:
         limits = HintLimits(
@@ -227,7 +269,7 @@ def main() -> int:
         flush=True,
     )
     for suits in args.suits:
-        tasks = [(deal, suits, limits) for deal in range(args.first, args.first + args.deals)]
+        tasks = [(deal, suits, limits, args.peek) for deal in range(args.first, args.first + args.deals)]
         started = time.perf_counter()
         results = []
         with multiprocessing.Pool(args.jobs) as pool:

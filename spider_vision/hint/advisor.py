@@ -21,6 +21,7 @@ import logging
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from spider_vision.engine import (
@@ -41,7 +42,9 @@ from spider_vision.hint.worlds import World, advance, infer_move, without_loops
 from spider_vision.solver import SolveLimits, SolveResult, solve
 from spider_vision.solver.solving import FIRST_WIDTH, explore
 
-__all__ = ["MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "game_progress", "hint"]
+__all__ = [
+    "MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "WorldSampler", "game_progress", "hint",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +54,8 @@ PLAN_NODES = 50000
 MAX_SAMPLES = 256
 """Most worlds a hint may keep: each is dealt before the search starts, so a huge number would outlast
 any move time."""
+WorldSampler = Callable[[Knowledge, random.Random], Position]
+"""Draws one full-information world for a hint from what is known and a random generator."""
 MIN_AGREE = 2
 """Won worlds whose lines must start with a move before it overrides the blind plan: one world's
 line leans on that world's hidden cards (``bench/play.py``, deals 1..30, measured together with the
@@ -164,9 +169,14 @@ class HintSession:
     circles) and its sampled worlds with their winning lines. Everything it
     keeps comes from observed positions and random draws, never from the real
     hidden cards.
+
+    ``sampler`` draws the worlds: ``determinise``, from what a player knows,
+    unless a benchmark passes one that knows the true hidden cards, to
+    measure what they are worth (``bench/play.py --peek``).
     """
 
     limits: HintLimits = field(default_factory=HintLimits)
+    sampler: WorldSampler = determinise
     visited: Counter[str] = field(default_factory=Counter)
     _previous: Position | None = None
     _banked: float = 0.0
@@ -345,7 +355,7 @@ class HintSession:
         worlds = list(self._worlds)
         while len(worlds) < self.limits.samples:
             seed = self._rng.getrandbits(64)
-            worlds.append(World(determinise(knowledge, random.Random(seed))))
+            worlds.append(World(self.sampler(knowledge, random.Random(seed))))
         nodes = 0
         for index, world in enumerate(worlds):
             if world.searched:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
-from spider_vision.engine import SuitMode
-from spider_vision.hint import HintLimits
+from spider_vision.engine import Game, SuitMode, deal_position, legal_moves
+from spider_vision.hint import HintLimits, Knowledge
 from spider_vision.hint.chance import EstimateEvidence
 from tests.bench import load_bench
 
@@ -68,3 +71,30 @@ def test_calibration_bins_each_hint_by_its_win_chance() -> None:
     ]
     table = {row.label: (row.hints, row.games, row.won_share) for row in play.calibration(games, 2)}
     assert table == {"0%-20%": (1, 1, 0.0), "80%-100%": (3, 2, 2 / 3)}
+
+
+@pytest.mark.parametrize("suits", [1, 2, 4])
+@pytest.mark.parametrize("peek", ["face-down", "all"])
+def test_the_oracle_draws_worlds_with_the_true_hidden_cards(peek: str, suits: int) -> None:
+    game = Game(deal_position(7, suits))
+    for _ in range(3):
+        game.play(legal_moves(game.position.observed())[0])
+    truth = game.position
+    oracle = play.Oracle(peek)
+    oracle.truth = truth
+    world = oracle(Knowledge.of(truth.observed()), random.Random(1))
+    assert world.observed() == truth.observed()
+    assert [column.down for column in world.columns] == [column.down for column in truth.columns]
+    assert Counter(world.stock) == Counter(truth.stock)
+    assert (world.stock == truth.stock) == (peek == "all")
+
+
+def test_an_oracle_peeks_at_something() -> None:
+    with pytest.raises(ValueError, match="not 'none'"):
+        play.Oracle("none")
+
+
+def test_a_game_with_worlds_that_peek_is_played_to_its_end() -> None:
+    result = play.play_game(2, 1, HintLimits(samples=2, nodes_per_move=15000), peek="face-down")
+    assert result.ending in {"won", "lost", "stuck", "resigned", "move cap"}
+    assert result.moves > 20 and result.hints >= result.moves

@@ -8,7 +8,16 @@ from dataclasses import replace
 import pytest
 
 from spider_vision.engine import Column, Deal, Game, Position, apply_move, deal_position, legal_moves
-from spider_vision.hint import HintLimits, HintLimitsError, HintSession, advisor, game_progress, hint
+from spider_vision.hint import (
+    HintLimits,
+    HintLimitsError,
+    HintSession,
+    Knowledge,
+    advisor,
+    determinise,
+    game_progress,
+    hint,
+)
 from spider_vision.hint.tactics import tactical_score
 from spider_vision.solver import SolveLimits, SolveResult
 from spider_vision.solver.solving import ExploreResult, explore
@@ -339,3 +348,18 @@ def test_won_worlds_are_carried_to_the_next_position_with_the_card_turned_over()
     second = session.hint(observed)
     assert second.wins == 4 and second.nodes < first.nodes
     assert all(world.position.observed() == observed for world in session._worlds)
+
+
+@pytest.mark.parametrize("deal", [3, 8])
+def test_worlds_are_drawn_by_the_session_sampler_from_what_a_player_knows(deal: int) -> None:
+    real = deal_position(deal, 2)
+    shown: list[Position] = []
+
+    def sampler(knowledge: Knowledge, rng: random.Random) -> Position:
+        shown.append(knowledge.position)
+        return determinise(knowledge, rng)
+
+    advice = HintSession(FAST, sampler=sampler).hint(real)
+    assert shown and advice.samples <= len(shown) <= FAST.samples
+    assert all(position == real.observed() for position in shown)
+
