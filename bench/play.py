@@ -107,7 +107,7 @@ class Oracle:
         if self.peek == "all":
             stock = truth.stock
         else:
-            face_down = Counter(card for column in truth.columns for card in column.down)
+            face_down = Counter(card for column in truth.columns for card in column.down if card is not None)
             rest = list((knowledge.unseen - face_down).elements())
             rng.shuffle(rest)
             stock = tuple(rest)
