@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from spider_vision.engine import (
     Card,
     Deal,
+    IllegalMoveError,
     Move,
     Position,
     SpiderError,
@@ -349,7 +350,11 @@ class HintSession:
         Then the moves that the worlds' lines start with are tried in the
         worlds whose lines start otherwise, most voted first, so that a move
         is judged by how many worlds it wins, not only by how many lines it
-        happens to begin.
+        happens to begin. Each is tried together with the moves that follow
+        it up to the first card shown, as most won worlds' lines play them
+        (``_macro``): a player learns nothing before that card, so every
+        world must make the same moves, where a world's own search would
+        pick those that suit its hidden cards.
         """
         assert self._rng is not None
         worlds = list(self._worlds)
@@ -384,15 +389,18 @@ class HintSession:
             for index, world in enumerate(worlds)
             if world.won and first not in world.tried
         ]
+        macros = {first: _macro(worlds, first) for first in ranked}
         for count, (first, index) in enumerate(checks):
             limits = self._solve_limits(deadline, allowed, len(checks) - count)
             if limits is None:
                 break
             world = worlds[index]
-            move, _ = parse_move(first)
-            result = self._solve(apply_move(world.position, move).after, limits)
+            start = _play(world.position, macros[first])
+            if start is None:
+                continue
+            result = self._solve(start, limits)
             nodes += result.nodes
-            line = without_loops(world.position, (first, *result.moves)) if result.solved else None
+            line = without_loops(world.position, (*macros[first], *result.moves)) if result.solved else None
             if line is not None and line[0] != first:
                 # The line undoes the move it was asked to start with: a win for the world, not for
                 # that move.
@@ -488,3 +496,46 @@ def game_progress(position: Position) -> tuple[int, int, int]:
 def _strands_the_stock(after: Position) -> bool:
     """Whether the position after a move has cards in the stock and too few on the table to fill all ten columns."""
     return bool(after.stock) and sum(len(column.cards()) for column in after.columns) < 10
+
+
+def _reveals(before: Position, after: Position) -> bool:
+    """Whether a move from ``before`` to ``after`` showed a card: one turned over or the stock dealt."""
+    return game_progress(after)[:2] != game_progress(before)[:2]
+
+
+def _macro(worlds: list[World], first: str) -> tuple[str, ...]:
+    """The moves from ``first`` up to the first that shows a card, as most won worlds' lines play them.
+
+    Until a card is shown a player learns nothing, so every world must play
+    the same moves up to there; a world's own line chose them knowing its
+    hidden cards.
+    """
+    prefixes: Counter[tuple[str, ...]] = Counter()
+    for world in worlds:
+        line = world.lines.get(first)
+        if line is None:
+            continue
+        position = world.position
+        prefix: list[str] = []
+        for text in line:
+            move, _ = parse_move(text)
+            after = apply_move(position, move).after
+            prefix.append(text)
+            if _reveals(position, after):
+                break
+            position = after
+        prefixes[tuple(prefix)] += 1
+    if not prefixes:
+        return (first,)
+    return max(prefixes, key=lambda prefix: (prefixes[prefix], -len(prefix)))
+
+
+def _play(position: Position, moves: tuple[str, ...]) -> Position | None:
+    """``position`` after ``moves``, or ``None`` if one is not legal there."""
+    try:
+        for text in moves:
+            move, _ = parse_move(text)
+            position = apply_move(position, move).after
+    except (IllegalMoveError, ValueError):
+        return None
+    return position

@@ -363,3 +363,28 @@ def test_worlds_are_drawn_by_the_session_sampler_from_what_a_player_knows(deal: 
     assert shown and advice.samples <= len(shown) <= FAST.samples
     assert all(position == real.observed() for position in shown)
 
+
+
+
+def _shows_a_card(position: Position, move: object) -> bool:
+    return game_progress(apply_move(position, move).after)[:2] != game_progress(position)[:2]
+
+
+@pytest.mark.parametrize("deal", [7, 12, 30])
+def test_a_macro_runs_to_the_first_card_shown_as_most_won_worlds_play_it(deal: int) -> None:
+    start = apply_move(deal_position(deal, 4), Deal()).after  # two face-up cards a column: some moves show none
+    pairs = []
+    for first in legal_moves(start):
+        if not _shows_a_card(start, first):
+            after = apply_move(start, first).after
+            pairs.append((first, [move for move in legal_moves(after) if _shows_a_card(after, move)]))
+    first, showing = next((first, showing) for first, showing in pairs if len(showing) >= 2)
+    common, rare = (str(first), str(showing[0])), (str(first), str(showing[1]))
+    worlds = [
+        advisor.World(start, {str(first): (*common, "deal")}),
+        advisor.World(start, {str(first): (*rare, "deal")}),
+        advisor.World(start, {str(first): common}),
+        advisor.World(start, {"ab": ("ab",)}),
+    ]
+    assert advisor._macro(worlds, str(first)) == common
+    assert advisor._macro(worlds, "hz") == ("hz",)
