@@ -27,7 +27,6 @@ from dataclasses import dataclass, field, replace
 from spider_vision.engine import (
     Card,
     Deal,
-    IllegalMoveError,
     Move,
     Position,
     SpiderError,
@@ -39,7 +38,7 @@ from spider_vision.engine import (
 from spider_vision.hint.chance import EstimateEvidence, win_chance
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
-from spider_vision.hint.worlds import World, advance, infer_move, without_loops
+from spider_vision.hint.worlds import World, advance, infer_move, play_line, without_loops
 from spider_vision.solver import SolveLimits, SolveResult, solve
 from spider_vision.solver.solving import FIRST_WIDTH, explore
 
@@ -395,7 +394,7 @@ class HintSession:
             if limits is None:
                 break
             world = worlds[index]
-            start = _play(world.position, macros[first])
+            start = play_line(world.position, macros[first])
             if start is None:
                 continue
             result = self._solve(start, limits)
@@ -528,14 +527,3 @@ def _macro(worlds: list[World], first: str) -> tuple[str, ...]:
     if not prefixes:
         return (first,)
     return max(prefixes, key=lambda prefix: (prefixes[prefix], -len(prefix)))
-
-
-def _play(position: Position, moves: tuple[str, ...]) -> Position | None:
-    """``position`` after ``moves``, or ``None`` if one is not legal there."""
-    try:
-        for text in moves:
-            move, _ = parse_move(text)
-            position = apply_move(position, move).after
-    except (IllegalMoveError, ValueError):
-        return None
-    return position

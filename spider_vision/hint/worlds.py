@@ -23,7 +23,7 @@ from spider_vision.engine import (
     parse_move,
 )
 
-__all__ = ["World", "advance", "infer_move", "line_wins", "without_loops"]
+__all__ = ["World", "advance", "infer_move", "line_wins", "play_line", "without_loops"]
 
 
 @dataclass(frozen=True)
@@ -157,15 +157,21 @@ def _same_shape(world: Position, observed: Position) -> bool:
     )
 
 
-def line_wins(position: Position, line: tuple[str, ...]) -> bool:
-    """Whether playing ``line`` from the full-information ``position`` wins."""
+def play_line(position: Position, line: tuple[str, ...]) -> Position | None:
+    """``position`` after the moves of ``line``, or ``None`` if one of them is not legal on the way."""
     try:
         for text in line:
             move, _ = parse_move(text)
             position = apply_move(position, move).after
     except (IllegalMoveError, ValueError):
-        return False
-    return position.is_won
+        return None
+    return position
+
+
+def line_wins(position: Position, line: tuple[str, ...]) -> bool:
+    """Whether playing ``line`` from the full-information ``position`` wins."""
+    after = play_line(position, line)
+    return after is not None and after.is_won
 
 
 def without_loops(position: Position, line: tuple[str, ...]) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from spider_vision.engine import (
     legal_moves,
     parse_move,
 )
-from spider_vision.hint.worlds import World, advance, line_wins, without_loops
+from spider_vision.hint.worlds import World, advance, line_wins, play_line, without_loops
 
 # Seven runs removed; As alone in column b finishes the last one on column a.
 ONE_FROM_WIN = "|KsQsJsTs9s8s7s6s5s4s3s2s/|As/|/|/|/|/|/|/|/| - sssssss 1"
@@ -38,6 +38,23 @@ def test_a_line_loses_its_detours_and_still_wins(line: tuple[str, ...], expected
     assert line_wins(start, line)
     assert without_loops(start, line) == expected
     assert line_wins(start, expected)
+
+
+@pytest.mark.parametrize(
+    ("line", "column_b", "wins"),
+    [((), 1, False), (("bc",), 0, False), (("bc", "cb"), 1, False), (("bc", "ca"), 0, True)],
+)
+def test_a_line_is_played_move_by_move(line: tuple[str, ...], column_b: int, wins: bool) -> None:
+    start = Position.from_spn(ONE_FROM_WIN)
+    after = play_line(start, line)
+    assert after is not None and len(after.columns[1].cards()) == column_b
+    assert after.is_won == wins == line_wins(start, line)
+
+
+@pytest.mark.parametrize("line", [("jz",), ("bc", "bd"), ("nonsense",)])
+def test_a_line_with_a_move_not_legal_on_the_way_gives_no_position(line: tuple[str, ...]) -> None:
+    start = Position.from_spn(ONE_FROM_WIN)
+    assert play_line(start, line) is None and not line_wins(start, line)
 
 
 def test_a_line_that_is_not_this_positions_is_left_as_it_is_from_where_it_fails() -> None:
