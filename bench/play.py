@@ -29,9 +29,9 @@ import bisect
 import json
 import math
 import multiprocessing
+import random
 import statistics
 import sys
-import random
 import time
 from collections import Counter
 from dataclasses import dataclass
