@@ -388,7 +388,7 @@ class HintSession:
             for index, world in enumerate(worlds)
             if world.won and first not in world.tried
         ]
-        macros = {first: _macro(worlds, first) for first in ranked}
+        macros = {first: _macro(worlds, first) for first, _ in checks}
         for count, (first, index) in enumerate(checks):
             limits = self._solve_limits(deadline, allowed, len(checks) - count)
             if limits is None:

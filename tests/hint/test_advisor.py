@@ -364,10 +364,8 @@ def test_worlds_are_drawn_by_the_session_sampler_from_what_a_player_knows(deal: 
     assert all(position == real.observed() for position in shown)
 
 
-
-
 def _shows_a_card(position: Position, move: object) -> bool:
-    return game_progress(apply_move(position, move).after)[:2] != game_progress(position)[:2]
+    return advisor._reveals(position, apply_move(position, move).after)
 
 
 @pytest.mark.parametrize("deal", [7, 12, 30])
