@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from spider_vision.engine import Column, Deal, Game, Position, apply_move, deal_position, legal_moves
+from spider_vision.engine import Column, Deal, Game, Move, Position, apply_move, deal_position, legal_moves
 from spider_vision.hint import (
     HintLimits,
     HintLimitsError,
@@ -364,7 +364,7 @@ def test_worlds_are_drawn_by_the_session_sampler_from_what_a_player_knows(deal: 
     assert all(position == real.observed() for position in shown)
 
 
-def _shows_a_card(position: Position, move: object) -> bool:
+def _shows_a_card(position: Position, move: Move) -> bool:
     return advisor._reveals(position, apply_move(position, move).after)
 
 
