@@ -33,12 +33,11 @@ from spider_vision.engine import (
     TableauMove,
     apply_move,
     legal_moves,
-    parse_move,
 )
 from spider_vision.hint.chance import EstimateEvidence, win_chance
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
-from spider_vision.hint.worlds import World, advance, infer_move, play_line, without_loops
+from spider_vision.hint.worlds import World, advance, infer_move, play_line, shared_prefix, without_loops
 from spider_vision.solver import SolveLimits, SolveResult, solve
 from spider_vision.solver.solving import FIRST_WIDTH, explore
 
@@ -351,7 +350,7 @@ class HintSession:
         is judged by how many worlds it wins, not only by how many lines it
         happens to begin. Each is tried together with the moves that follow
         it up to the first card shown, as most won worlds' lines play them
-        (``_macro``): a player learns nothing before that card, so every
+        (``shared_prefix``): a player learns nothing before that card, so every
         world must make the same moves, where a world's own search would
         pick those that suit its hidden cards.
         """
@@ -388,7 +387,7 @@ class HintSession:
             for index, world in enumerate(worlds)
             if world.won and first not in world.tried
         ]
-        macros = {first: _macro(worlds, first) for first, _ in checks}
+        macros = {first: shared_prefix(worlds, first) for first, _ in checks}
         for count, (first, index) in enumerate(checks):
             limits = self._solve_limits(deadline, allowed, len(checks) - count)
             if limits is None:
@@ -495,35 +494,3 @@ def game_progress(position: Position) -> tuple[int, int, int]:
 def _strands_the_stock(after: Position) -> bool:
     """Whether the position after a move has cards in the stock and too few on the table to fill all ten columns."""
     return bool(after.stock) and sum(len(column.cards()) for column in after.columns) < 10
-
-
-def _reveals(before: Position, after: Position) -> bool:
-    """Whether a move from ``before`` to ``after`` showed a card: one turned over or the stock dealt."""
-    return game_progress(after)[:2] != game_progress(before)[:2]
-
-
-def _macro(worlds: list[World], first: str) -> tuple[str, ...]:
-    """The moves from ``first`` up to the first that shows a card, as most won worlds' lines play them.
-
-    Until a card is shown a player learns nothing, so every world must play
-    the same moves up to there; a world's own line chose them knowing its
-    hidden cards.
-    """
-    prefixes: Counter[tuple[str, ...]] = Counter()
-    for world in worlds:
-        line = world.lines.get(first)
-        if line is None:
-            continue
-        position = world.position
-        prefix: list[str] = []
-        for text in line:
-            move, _ = parse_move(text)
-            after = apply_move(position, move).after
-            prefix.append(text)
-            if _reveals(position, after):
-                break
-            position = after
-        prefixes[tuple(prefix)] += 1
-    if not prefixes:
-        return (first,)
-    return max(prefixes, key=lambda prefix: (prefixes[prefix], -len(prefix)))

@@ -6,11 +6,14 @@ the game moves on, each world makes the same move; a card turned over in the
 real game that differs from the world's guess is swapped in from the world's
 hidden cards, so the world stays consistent with everything seen. A world's
 line survives a move that follows it and no swap that breaks it, which makes
-most hints along a game nearly free.
+most hints along a game nearly free. Until a card is shown a player learns
+nothing, so the moves up to there are one for every world
+(``shared_prefix``).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from spider_vision.engine import (
@@ -23,7 +26,7 @@ from spider_vision.engine import (
     parse_move,
 )
 
-__all__ = ["World", "advance", "infer_move", "line_wins", "play_line", "without_loops"]
+__all__ = ["World", "advance", "infer_move", "line_wins", "play_line", "shared_prefix", "shows_card", "without_loops"]
 
 
 @dataclass(frozen=True)
@@ -202,3 +205,37 @@ def without_loops(position: Position, line: tuple[str, ...]) -> tuple[str, ...]:
             del where[dropped]
         del kept[back:], passed[back + 1 :]
     return tuple(kept)
+
+
+def shows_card(before: Position, after: Position) -> bool:
+    """Whether a move from ``before`` to ``after`` showed a card: one turned over or the stock dealt."""
+    return len(after.stock) != len(before.stock) or sum(len(column.down) for column in after.columns) != sum(
+        len(column.down) for column in before.columns
+    )
+
+
+def shared_prefix(worlds: list[World], first: str) -> tuple[str, ...]:
+    """The moves from ``first`` up to the first that shows a card, as most worlds' lines from ``first`` play them.
+
+    Until a card is shown a player learns nothing, so every world must play
+    the same moves up to there; a world's own line chose them knowing its
+    hidden cards. ``(first,)`` when no world has a line starting with it.
+    """
+    prefixes: Counter[tuple[str, ...]] = Counter()
+    for world in worlds:
+        line = world.lines.get(first)
+        if line is None:
+            continue
+        position = world.position
+        prefix: list[str] = []
+        for text in line:
+            move, _ = parse_move(text)
+            after = apply_move(position, move).after
+            prefix.append(text)
+            if shows_card(position, after):
+                break
+            position = after
+        prefixes[tuple(prefix)] += 1
+    if not prefixes:
+        return (first,)
+    return max(prefixes, key=lambda prefix: (prefixes[prefix], -len(prefix)))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
-from spider_vision.engine import Column, Deal, Game, Move, Position, apply_move, deal_position, legal_moves
+from spider_vision.engine import Deal, Game, Position, apply_move, deal_position, legal_moves
 from spider_vision.hint import (
     HintLimits,
     HintLimitsError,
@@ -30,22 +31,13 @@ ONE_FROM_WIN = (
 )
 
 
-def _swap_hidden(position: Position, rng: random.Random) -> Position:
-    """The same position as a player sees it, with its face-down and stock cards shuffled."""
-    hidden = [card for column in position.columns for card in column.down] + list(position.stock)
-    rng.shuffle(hidden)
-    columns = []
-    for column in position.columns:
-        down, hidden = tuple(hidden[: len(column.down)]), hidden[len(column.down) :]
-        columns.append(Column(down, column.up))
-    return Position(tuple(columns), tuple(hidden), position.removed, position.mode)
-
-
 @pytest.mark.parametrize("mode", [1, 2, 4])
 @pytest.mark.parametrize("deal", [3, 8])
-def test_hidden_cards_do_not_change_the_hint(deal: int, mode: int) -> None:
+def test_hidden_cards_do_not_change_the_hint(
+    deal: int, mode: int, reshuffled: Callable[[Position, int], Position]
+) -> None:
     real = deal_position(deal, mode)
-    other = _swap_hidden(real, random.Random(deal))
+    other = reshuffled(real, deal)
     assert other != real and other.observed() == real.observed()
     first, second = hint(real, limits=FAST), hint(other, limits=FAST)
     assert (first.move, first.reason, first.win_estimate, first.votes) == (
@@ -362,27 +354,3 @@ def test_worlds_are_drawn_by_the_session_sampler_from_what_a_player_knows(deal: 
     advice = HintSession(FAST, sampler=sampler).hint(real)
     assert shown and advice.samples <= len(shown) <= FAST.samples
     assert all(position == real.observed() for position in shown)
-
-
-def _shows_a_card(position: Position, move: Move) -> bool:
-    return advisor._reveals(position, apply_move(position, move).after)
-
-
-@pytest.mark.parametrize("deal", [7, 12, 30])
-def test_a_macro_runs_to_the_first_card_shown_as_most_won_worlds_play_it(deal: int) -> None:
-    start = apply_move(deal_position(deal, 4), Deal()).after  # two face-up cards a column: some moves show none
-    pairs = []
-    for first in legal_moves(start):
-        if not _shows_a_card(start, first):
-            after = apply_move(start, first).after
-            pairs.append((first, [move for move in legal_moves(after) if _shows_a_card(after, move)]))
-    first, showing = next((first, showing) for first, showing in pairs if len(showing) >= 2)
-    common, rare = (str(first), str(showing[0])), (str(first), str(showing[1]))
-    worlds = [
-        advisor.World(start, {str(first): (*common, "deal")}),
-        advisor.World(start, {str(first): (*rare, "deal")}),
-        advisor.World(start, {str(first): common}),
-        advisor.World(start, {"ab": ("ab",)}),
-    ]
-    assert advisor._macro(worlds, str(first)) == common
-    assert advisor._macro(worlds, "hz") == ("hz",)

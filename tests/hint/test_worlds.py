@@ -8,6 +8,8 @@ import pytest
 
 from spider_vision.engine import (
     Column,
+    Deal,
+    Move,
     Position,
     SuitMode,
     TableauMove,
@@ -16,7 +18,15 @@ from spider_vision.engine import (
     legal_moves,
     parse_move,
 )
-from spider_vision.hint.worlds import World, advance, line_wins, play_line, without_loops
+from spider_vision.hint.worlds import (
+    World,
+    advance,
+    line_wins,
+    play_line,
+    shared_prefix,
+    shows_card,
+    without_loops,
+)
 
 # Seven runs removed; As alone in column b finishes the last one on column a.
 ONE_FROM_WIN = "|KsQsJsTs9s8s7s6s5s4s3s2s/|As/|/|/|/|/|/|/|/| - sssssss 1"
@@ -94,3 +104,37 @@ def test_a_card_turned_over_is_taken_from_the_stock_when_it_holds_one(deal: int)
     assert [c.down for c in carried.position.columns] == [c.down for c in moved.columns]
     last = max(index for index, card in enumerate(moved.stock) if card == shown)
     assert carried.position.stock == (*moved.stock[:last], guess, *moved.stock[last + 1 :])
+
+
+@pytest.mark.parametrize("deal", [3, 7])
+def test_a_move_shows_a_card_when_it_empties_a_columns_face_up_cards_or_deals(deal: int) -> None:
+    start = apply_move(deal_position(deal, 4), Deal()).after  # two face-up cards on each column's face-down ones
+    moves = legal_moves(start)
+    assert any(isinstance(move, TableauMove) and move.count == 1 for move in moves)
+    for move in moves:
+        turns_over = isinstance(move, TableauMove) and move.count == len(start.columns[move.source].up)
+        assert shows_card(start, apply_move(start, move).after) is (isinstance(move, Deal) or turns_over)
+
+
+def _shows_a_card(position: Position, move: Move) -> bool:
+    return shows_card(position, apply_move(position, move).after)
+
+
+@pytest.mark.parametrize("deal", [7, 12, 30])
+def test_a_shared_prefix_runs_to_the_first_card_shown_as_most_worlds_play_it(deal: int) -> None:
+    start = apply_move(deal_position(deal, 4), Deal()).after  # two face-up cards a column: some moves show none
+    pairs = []
+    for first in legal_moves(start):
+        if not _shows_a_card(start, first):
+            after = apply_move(start, first).after
+            pairs.append((first, [move for move in legal_moves(after) if _shows_a_card(after, move)]))
+    first, showing = next((first, showing) for first, showing in pairs if len(showing) >= 2)
+    common, rare = (str(first), str(showing[0])), (str(first), str(showing[1]))
+    worlds = [
+        World(start, {str(first): (*common, "deal")}),
+        World(start, {str(first): (*rare, "deal")}),
+        World(start, {str(first): common}),
+        World(start, {"ab": ("ab",)}),
+    ]
+    assert shared_prefix(worlds, str(first)) == common
+    assert shared_prefix(worlds, "hz") == ("hz",)
