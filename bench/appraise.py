@@ -55,7 +55,7 @@ def main() -> int:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     if (args.spn is None) == (args.deal is None):
-        parser.error("give an SPN or --deal, not both")
+        parser.error("give either an SPN or --deal")
     try:
         if args.deal is not None:
             position, played = position_after(args.deal, args.suits, args.move, args.hint_nodes)
