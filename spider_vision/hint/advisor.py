@@ -37,7 +37,15 @@ from spider_vision.engine import (
 from spider_vision.hint.chance import EstimateEvidence, win_chance
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
-from spider_vision.hint.worlds import World, advance, infer_move, play_line, shared_prefix, without_loops
+from spider_vision.hint.worlds import (
+    World,
+    advance,
+    game_progress,
+    infer_move,
+    play_line,
+    shared_prefix,
+    without_loops,
+)
 from spider_vision.solver import SolveLimits, SolveResult, solve
 from spider_vision.solver.solving import FIRST_WIDTH, explore
 
@@ -484,11 +492,6 @@ def _no_move(observed: Position) -> Hint:
 
 def _fallback_key(position: Position, move: Move) -> tuple[float, int]:
     return (tactical_score(position, move), 0 if isinstance(move, Deal) else 1)
-
-
-def game_progress(position: Position) -> tuple[int, int, int]:
-    """Face-down cards, stock cards and runs removed: what changes only when a game moves on."""
-    return (sum(len(column.down) for column in position.columns), len(position.stock), len(position.removed))
 
 
 def _strands_the_stock(after: Position) -> bool:

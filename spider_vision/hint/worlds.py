@@ -26,7 +26,10 @@ from spider_vision.engine import (
     parse_move,
 )
 
-__all__ = ["World", "advance", "infer_move", "line_wins", "play_line", "shared_prefix", "shows_card", "without_loops"]
+__all__ = [
+    "World", "advance", "game_progress", "infer_move", "line_wins", "play_line", "shared_prefix", "shows_card",
+    "without_loops",
+]
 
 
 @dataclass(frozen=True)
@@ -207,11 +210,14 @@ def without_loops(position: Position, line: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(kept)
 
 
+def game_progress(position: Position) -> tuple[int, int, int]:
+    """Face-down cards, stock cards and runs removed: what changes only when a game moves on."""
+    return (sum(len(column.down) for column in position.columns), len(position.stock), len(position.removed))
+
+
 def shows_card(before: Position, after: Position) -> bool:
     """Whether a move from ``before`` to ``after`` showed a card: one turned over or the stock dealt."""
-    return len(after.stock) != len(before.stock) or sum(len(column.down) for column in after.columns) != sum(
-        len(column.down) for column in before.columns
-    )
+    return game_progress(after)[:2] != game_progress(before)[:2]
 
 
 def shared_prefix(worlds: list[World], first: str) -> tuple[str, ...]:
