@@ -13,7 +13,9 @@ match (removed suits are guessed, so not compared); a refused picture of a
 full view counts as a full view not read exactly. Exact positions are also
 counted apart on full views with no hand over the table: a hand hides
 cards that no picture alone can then read (the tracker waits for the hands
-to leave instead).
+to leave instead); and on full views where every face-up card of the
+tableau shows at least ``MIN_INDEX_VISIBLE`` of its index, hands or not
+(where one does not, no reader can give the exact position).
 """
 
 from __future__ import annotations
@@ -83,12 +85,14 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     whole = [card.index_visible >= WHOLE_INDEX for card in truth_cards]
     counts = {"readable": len(truth_cards), "found": 0, "correct": 0, "uncertain": 0, "columns": 0,
               "down_correct": 0, "full_view": 0, "exact": 0, "failed": 0,
-              "readable_whole": sum(whole), "correct_whole": 0, "clear_view": 0, "exact_clear": 0}
+              "readable_whole": sum(whole), "correct_whole": 0, "clear_view": 0, "exact_clear": 0,
+              "shown_view": 0, "exact_shown": 0}
     bands = [_height_band(card) for card in truth_cards]
     for band in bands:
         counts[f"readable_band{band}"] = counts.get(f"readable_band{band}", 0) + 1
     counts["full_view"] = int(full_view)
     counts["clear_view"] = int(full_view and not hands)
+    counts["shown_view"] = int(full_view and _every_index_shows(cards))
     if reading is None:
         # A refused picture still counts: as a full view that was not read exactly, its cards missed.
         counts["failed"] = 1
@@ -124,7 +128,14 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
         if reading.position is not None and _tableau(reading.position) == truth:
             counts["exact"] = 1
             counts["exact_clear"] = counts["clear_view"]
+            counts["exact_shown"] = counts["shown_view"]
     return counts
+
+
+def _every_index_shows(cards: Sequence[CardTruth]) -> bool:
+    """Whether every face-up card of the tableau shows at least ``MIN_INDEX_VISIBLE`` of its corner index:
+    where one does not (a hand over it), no picture alone can give the exact position."""
+    return all(card.index_visible >= MIN_INDEX_VISIBLE for card in cards if card.pile == "tableau" and card.face_up)
 
 
 def _count_outcomes(counts: dict[str, int], truth_cards: list[CardTruth],
@@ -252,6 +263,8 @@ def summarise(total: dict[str, int], scenes: int) -> dict[str, Any]:
         "exact_position": total.get("exact", 0) / max(total.get("full_view", 0), 1),
         "full_views_without_hands": int(total.get("clear_view", 0)),
         "exact_position_without_hands": total.get("exact_clear", 0) / max(total.get("clear_view", 0), 1),
+        "full_views_every_index_shown": int(total.get("shown_view", 0)),
+        "exact_position_every_index_shown": total.get("exact_shown", 0) / max(total.get("shown_view", 0), 1),
         "failed_pictures": int(total.get("failed", 0)),
         "card_accuracy_by_card_height": _by_height(total),
         "outcomes_by_index_shown": _by_index_shown(total),

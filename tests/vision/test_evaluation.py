@@ -95,6 +95,18 @@ def test_exact_positions_are_also_counted_on_views_without_hands(hands: int, cle
     assert figures["exact_position_without_hands"] == exact_clear
 
 
+@pytest.mark.parametrize(("hidden", "shown", "exact_shown"), [(0.3, 1, 1.0), (0.1, 0, 0.0)])
+def test_exact_positions_are_also_counted_on_views_where_every_index_shows(hidden: float, shown: int,
+                                                                           exact_shown: float) -> None:
+    # The second card's index is under a hand unless it shows MIN_INDEX_VISIBLE of it.
+    start = deal_position(3, SuitMode(4))
+    table = TableReading((_read(0, "Ks"),), start.observed().spn(), (), 4, (1000, 200))
+    figures = summarise(score(table, [_truth(0, "Ks", 1.0), _truth(1, "5h", hidden)], start.spn(), True, 1), 1)
+    assert figures["exact_position"] == 1.0
+    assert figures["full_views_every_index_shown"] == shown
+    assert figures["exact_position_every_index_shown"] == exact_shown
+
+
 def test_a_tight_cascade_is_paired_card_for_card_though_each_prediction_sits_a_little_high() -> None:
     # Index centres 8 px apart down a column, each predicted 5 px high: the next card's prediction is
     # nearer to a truth than its own, yet every card has its own prediction.
