@@ -15,7 +15,9 @@ counted apart on full views with no hand over the table: a hand hides
 cards that no picture alone can then read (the tracker waits for the hands
 to leave instead); and on full views where every face-up card of the
 tableau shows at least ``MIN_INDEX_VISIBLE`` of its index, hands or not
-(where one does not, no reader can give the exact position).
+(where one does not, no reader can give the exact position); a card
+whose top-left index the next column covers counts as shown where its
+bottom-right one shows.
 """
 
 from __future__ import annotations
@@ -133,9 +135,11 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
 
 
 def _every_index_shows(cards: Sequence[CardTruth]) -> bool:
-    """Whether every face-up card of the tableau shows at least ``MIN_INDEX_VISIBLE`` of its corner index:
-    where one does not (a hand over it), no picture alone can give the exact position."""
-    return all(card.index_visible >= MIN_INDEX_VISIBLE for card in cards if card.pile == "tableau" and card.face_up)
+    """Whether every face-up card of the tableau shows at least ``MIN_INDEX_VISIBLE`` of one of its corner
+    indices (the top-left one, or the bottom-right one where the next column covers that): where one does
+    not (a hand over it), no picture alone can give the exact position."""
+    return all(max(card.index_visible, card.second_index_visible) >= MIN_INDEX_VISIBLE
+               for card in cards if card.pile == "tableau" and card.face_up)
 
 
 def _count_outcomes(counts: dict[str, int], truth_cards: list[CardTruth],

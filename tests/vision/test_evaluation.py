@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -95,13 +97,17 @@ def test_exact_positions_are_also_counted_on_views_without_hands(hands: int, cle
     assert figures["exact_position_without_hands"] == exact_clear
 
 
-@pytest.mark.parametrize(("hidden", "shown", "exact_shown"), [(0.3, 1, 1.0), (0.1, 0, 0.0)])
-def test_exact_positions_are_also_counted_on_views_where_every_index_shows(hidden: float, shown: int,
-                                                                           exact_shown: float) -> None:
-    # The second card's index is under a hand unless it shows MIN_INDEX_VISIBLE of it.
+@pytest.mark.parametrize(("hidden", "second", "shown", "exact_shown"),
+                         [(0.3, 0.0, 1, 1.0), (0.1, 0.0, 0, 0.0), (0.1, 0.5, 1, 1.0)])
+def test_exact_positions_are_also_counted_on_views_where_every_index_shows(hidden: float, second: float,
+                                                                           shown: int, exact_shown: float) -> None:
+    # The second card's top-left index is under a hand unless it shows MIN_INDEX_VISIBLE of it, or its
+    # bottom-right index shows that much.
     start = deal_position(3, SuitMode(4))
     table = TableReading((_read(0, "Ks"),), start.observed().spn(), (), 4, (1000, 200))
-    figures = summarise(score(table, [_truth(0, "Ks", 1.0), _truth(1, "5h", hidden)], start.spn(), True, 1), 1)
+    covered = replace(_truth(1, "5h", hidden), second_index_box=(180.0, 70.0, 192.0, 100.0),
+                      second_index_visible=second)
+    figures = summarise(score(table, [_truth(0, "Ks", 1.0), covered], start.spn(), True, 1), 1)
     assert figures["exact_position"] == 1.0
     assert figures["full_views_every_index_shown"] == shown
     assert figures["exact_position_every_index_shown"] == exact_shown
