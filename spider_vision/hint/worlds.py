@@ -110,7 +110,7 @@ def _repair(world: Position, observed: Position) -> tuple[Position | None, bool]
     its line uses soonest, stay as they were and the line mostly still wins.
     Drawing the place at random, which keeps a uniformly drawn world uniform,
     broke more lines and lost more games (four suits, deals 1..21: 1 won
-    against 7; ``README.md``, Hints).
+    against 7; ``docs/hints.md``).
     """
     if not _same_shape(world, observed):
         return None, False
