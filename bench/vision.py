@@ -10,7 +10,9 @@ suit accuracy per readable face-up card (an uncertain or missed card counts
 as wrong), the uncertain rate, face-down count accuracy per column, and the
 exact-position rate on full views (the tableau, stock count and number of
 removed runs match; removed suits are guessed, so not compared), also on
-the full views without a hand over the table, and what became of the
+the full views without a hand over the table and on those in which every
+face-up card shows at least 30% of a corner index (elsewhere a hand hides
+a card, and no picture alone can give the position), and what became of the
 readable cards (right, uncertain, rank wrong, suit wrong, missed) by how
 much of their index shows (30-50%, 50-70%, 70-90%, whole). The same
 figures for the twelve bundled stills of ``sample_images/`` (the pictures
