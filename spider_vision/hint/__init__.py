@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from spider_vision.hint.advisor import Hint, HintLimits, HintLimitsError, HintSession, game_progress, hint
+from spider_vision.hint.advisor import Hint, HintLimits, HintLimitsError, HintSession, hint
 from spider_vision.hint.knowledge import Knowledge, determinise
 from spider_vision.hint.tactics import explain, tactical_score
+from spider_vision.hint.worlds import game_progress
 
 __all__ = [
     "Hint",

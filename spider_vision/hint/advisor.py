@@ -50,7 +50,7 @@ from spider_vision.solver import SolveLimits, SolveResult, solve
 from spider_vision.solver.solving import FIRST_WIDTH, explore
 
 __all__ = [
-    "MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "WorldSampler", "game_progress", "hint",
+    "MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "WorldSampler", "hint",
 ]
 
 logger = logging.getLogger(__name__)

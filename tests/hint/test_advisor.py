@@ -110,20 +110,6 @@ def test_a_game_with_moves_but_no_win_is_proved_lost_in_every_world() -> None:
     assert advice.wins == 0 and advice.win_estimate == 0.0
 
 
-@pytest.mark.parametrize(
-    ("spn", "progress"),
-    [
-        (deal_position(1, 1).spn(), (44, 50, 0)),
-        ("|KsQsJsTs9s8s7s/|6s5s4s3s2s/|As/|/|/|/|/|/|/| - sssssss 1", (0, 0, 7)),
-    ],
-)
-def test_game_progress_counts_face_down_cards_stock_and_runs_removed(spn: str, progress: tuple) -> None:
-    assert game_progress(Position.from_spn(spn)) == progress
-    if Position.from_spn(spn).stock:
-        dealt = apply_move(Position.from_spn(spn), Deal()).after
-        assert game_progress(dealt) == (progress[0], progress[1] - 10, progress[2])
-
-
 def test_a_held_back_deal_is_played_when_every_won_world_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tactics hold the deal back while a useful move is left, but not against every world's winning line."""
     start = deal_position(5, 1)

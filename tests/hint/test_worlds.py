@@ -21,6 +21,7 @@ from spider_vision.engine import (
 from spider_vision.hint.worlds import (
     World,
     advance,
+    game_progress,
     line_wins,
     play_line,
     shared_prefix,
@@ -138,3 +139,17 @@ def test_a_shared_prefix_runs_to_the_first_card_shown_as_most_worlds_play_it(dea
     ]
     assert shared_prefix(worlds, str(first)) == common
     assert shared_prefix(worlds, "hz") == ("hz",)
+
+
+@pytest.mark.parametrize(
+    ("spn", "progress"),
+    [
+        (deal_position(1, 1).spn(), (44, 50, 0)),
+        ("|KsQsJsTs9s8s7s/|6s5s4s3s2s/|As/|/|/|/|/|/|/| - sssssss 1", (0, 0, 7)),
+    ],
+)
+def test_game_progress_counts_face_down_cards_stock_and_runs_removed(spn: str, progress: tuple) -> None:
+    assert game_progress(Position.from_spn(spn)) == progress
+    if Position.from_spn(spn).stock:
+        dealt = apply_move(Position.from_spn(spn), Deal()).after
+        assert game_progress(dealt) == (progress[0], progress[1] - 10, progress[2])
