@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 
 #define NCOL 10
 #define NCARDS 104
@@ -664,9 +665,331 @@ static PyObject *native_explore(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- planning under chance: a tree over what a player sees -------------- */
+/* chance_tree.py is the specification: the same choices and random draws, move for move. */
+
+#define OPAQUE 15
+#define TREE_DEPTH 64
+#define ROLLOUT_SEEN 256
+
+typedef struct {
+    uint64_t key;
+    int32_t edge0;
+    int32_t nedges;
+    int32_t visits;
+} TNode;
+
+typedef struct {
+    uint16_t move;
+    int32_t n;
+    double total;
+    double best;
+} TEdge;
+
+typedef struct {
+    TNode *nodes;
+    size_t nnodes, capnodes;
+    TEdge *edges;
+    size_t nedges, capedges;
+    int32_t *table;
+    size_t tcap;
+    uint64_t rng;
+    long long nodes_spent;
+} Tree;
+
+/* splitmix64. */
+static inline uint64_t rng_next(uint64_t *s) {
+    *s += 0x9E3779B97F4A7C15ULL;
+    return mix64(*s);
+}
+
+/* A key for what a player sees of p: face-down cards masked, columns told apart by place. */
+static uint64_t blind_key(const Ctx *ctx, const Pos *p) {
+    int off[NCOL + 1], i, j;
+    uint64_t h = mix64(0x2545F4914F6CDD1DULL + (uint64_t)(ctx->ndeals - p->dealt));
+    offsets(p, off);
+    for (i = 0; i < NCOL; i++) {
+        uint64_t ch = 1469598103934665603ULL ^ (uint64_t)(p->down[i] + 1);
+        ch *= 1099511628211ULL;
+        for (j = p->down[i]; j < p->len[i]; j++) {
+            ch ^= p->cards[off[i] + j];
+            ch *= 1099511628211ULL;
+        }
+        ch ^= (uint64_t)p->len[i] << 56;
+        h += mix64(ch + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1));
+    }
+    return h ? h : 1;
+}
+
+static int tree_find(const Tree *t, uint64_t key) {
+    size_t mask = t->tcap - 1, i = (size_t)(key ^ (key >> 29)) & mask;
+    while (t->table[i]) {
+        if (t->nodes[t->table[i] - 1].key == key) return t->table[i] - 1;
+        i = (i + 1) & mask;
+    }
+    return -1;
+}
+
+/* Add a node for p (its moves without the deal); -1 when the tree is full or memory is short. */
+static int tree_add(Tree *t, const Ctx *ctx, const Pos *p, uint64_t key) {
+    uint16_t moves[1200];
+    int n, m, k = 0;
+    size_t mask = t->tcap - 1, i = (size_t)(key ^ (key >> 29)) & mask;
+    if ((t->nnodes + 1) * 2 > t->tcap || t->nnodes == t->capnodes) return -1;
+    n = gen_moves(ctx, p, 1, moves);
+    if (!reserve((void **)&t->edges, &t->capedges, t->nedges + (size_t)n, sizeof(TEdge))) return -1;
+    for (m = 0; m < n; m++) {
+        TEdge *e;
+        if (moves[m] == DEAL_MOVE) continue;
+        e = &t->edges[t->nedges + (size_t)k++];
+        e->move = moves[m];
+        e->n = 0;
+        e->total = 0.0;
+        e->best = 0.0;
+    }
+    t->nodes[t->nnodes].key = key;
+    t->nodes[t->nnodes].edge0 = (int32_t)t->nedges;
+    t->nodes[t->nnodes].nedges = k;
+    t->nodes[t->nnodes].visits = 0;
+    t->nedges += (size_t)k;
+    while (t->table[i]) i = (i + 1) & mask;
+    t->table[i] = (int32_t)(++t->nnodes);
+    return (int)t->nnodes - 1;
+}
+
+static inline double squash(int score, int base, double temp) {
+    double x = (score - base) / temp;
+    return 0.5 + 0.5 * x / (1.0 + (x < 0 ? -x : x));
+}
+
+/*
+ * The value of p for the player: the best score a greedy player reaches in
+ * ``depth`` moves without a deal (each move the one whose position scores
+ * best, ties drawn at random, no position twice), squashed to 0..1; a win is 1.
+ */
+static double rollout(Ctx *ctx, Tree *t, const Pos *start, int depth, int base, double temp) {
+    uint16_t moves[1200];
+    uint64_t seen[ROLLOUT_SEEN];
+    int nseen = 0, d, best = pos_score(ctx->w, start);
+    Pos p = *start, q;
+    if (p.removed == 8) return 1.0;
+    seen[nseen++] = blind_key(ctx, &p);
+    for (d = 0; d < depth; d++) {
+        int n = gen_moves(ctx, &p, 1, moves), m, pick = -1, pick_score = 0, ties = 0;
+        Pos chosen;
+        for (m = 0; m < n; m++) {
+            int sc, k, dup = 0;
+            uint64_t h;
+            if (moves[m] == DEAL_MOVE) continue;
+            apply_move(ctx, &p, &q, moves[m]);
+            t->nodes_spent++;
+            if (q.removed == 8) return 1.0;
+            h = blind_key(ctx, &q);
+            for (k = 0; k < nseen; k++)
+                if (seen[k] == h) dup = 1;
+            if (dup) continue;
+            sc = pos_score(ctx->w, &q);
+            if (pick < 0 || sc > pick_score) {
+                pick = m;
+                pick_score = sc;
+                ties = 1;
+                chosen = q;
+            } else if (sc == pick_score && rng_next(&t->rng) % (uint64_t)(++ties) == 0) {
+                pick = m;
+                chosen = q;
+            }
+        }
+        if (pick < 0) break;
+        p = chosen;
+        if (nseen < ROLLOUT_SEEN) seen[nseen++] = blind_key(ctx, &p);
+        if (pick_score > best) best = pick_score;
+    }
+    return squash(best, base, temp);
+}
+
+/*
+ * plan_under_chance(columns, unseen, removed, iterations, nodes, seconds, weights, exploration, temperature,
+ *                   rollout_depth, seed)
+ * columns as for explore(), hidden cards opaque; unseen: the cards a player has not seen, as many as the
+ * face-down places and the stock.  Each iteration deals them at random into the hidden places and walks a
+ * tree of what a player sees (a card turned over leads to the node that shows it), choosing moves by
+ * UCB1, adds one node and values it by a greedy line.  The deal is never played.  ``nodes`` (moves applied)
+ * and ``seconds`` (<= 0: none) stop it early.
+ * Returns (iterations, nodes, [(source, target, count, visits, mean, best), ...]) for the root's moves.
+ */
+static PyObject *native_plan_under_chance(PyObject *self, PyObject *args) {
+    PyObject *columns, *weights, *list;
+    const char *unseen;
+    Py_ssize_t nunseen;
+    int removed, rollout_depth, hidden = 0, i, done = 0, nomem = 0;
+    long iterations;
+    long long node_limit;
+    double exploration, temperature, seconds, deadline;
+    unsigned long long seed;
+    Pos root;
+    Ctx ctx;
+    Tree t;
+    int root_score;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Oy#ilLdOddiK", &columns, &unseen, &nunseen, &removed, &iterations, &node_limit,
+                          &seconds, &weights, &exploration, &temperature, &rollout_depth, &seed))
+        return NULL;
+    memset(&root, 0, sizeof(root));
+    memset(&ctx, 0, sizeof(ctx));
+    memset(&t, 0, sizeof(t));
+    if (PyList_Check(columns) && PyList_GET_SIZE(columns) == NCOL)
+        for (i = 0; i < NCOL; i++) {
+            PyObject *col = PyList_GET_ITEM(columns, i);
+            if (PyBytes_Check(col) && PyBytes_GET_SIZE(col) > 0) hidden += (uint8_t)PyBytes_AS_STRING(col)[0];
+        }
+    {
+        /* The stock's cards are among the unseen ones; read_root only needs its length here. */
+        uint8_t blind_stock[50];
+        Py_ssize_t nstock = nunseen - hidden;
+        if (nstock < 0 || nstock > 50 || nstock % 10 || nunseen > NCARDS) {
+            PyErr_SetString(PyExc_ValueError, "the unseen cards do not fill the face-down places and a stock");
+            return NULL;
+        }
+        memset(blind_stock, OPAQUE, sizeof(blind_stock));
+        if (!read_root(columns, (const char *)blind_stock, nstock, removed, &root, &ctx)) return NULL;
+    }
+    if (!PyTuple_Check(weights) ||
+        !PyArg_ParseTuple(weights, "iiiiii", &ctx.weights[0][0], &ctx.weights[0][1], &ctx.weights[0][2],
+                          &ctx.weights[0][3], &ctx.weights[0][4], &ctx.weights[0][5])) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one weight set");
+        return NULL;
+    }
+    ctx.nsets = 1;
+    ctx.w = ctx.weights[0];
+    if (temperature <= 0 || iterations < 1) {
+        PyErr_SetString(PyExc_ValueError, "temperature and iterations must be positive");
+        return NULL;
+    }
+    root_score = pos_score(ctx.w, &root);
+
+    Py_BEGIN_ALLOW_THREADS
+    deadline = seconds > 0 ? now_seconds() + seconds : 0;
+    t.rng = (uint64_t)seed;
+    t.capnodes = (size_t)iterations + 1;
+    for (t.tcap = 64; t.tcap < 2 * t.capnodes + 2; t.tcap *= 2) {
+    }
+    t.nodes = (TNode *)malloc(t.capnodes * sizeof(TNode));
+    t.table = (int32_t *)calloc(t.tcap, sizeof(int32_t));
+    if (!t.nodes || !t.table || tree_add(&t, &ctx, &root, blind_key(&ctx, &root)) != 0) {
+        nomem = 1;
+    } else {
+        uint8_t pool[NCARDS];
+        int path_edges[TREE_DEPTH], path_nodes[TREE_DEPTH];
+        uint64_t keys[TREE_DEPTH + 1];
+        for (done = 0; done < iterations; done++) {
+            Pos p = root, q;
+            int off[NCOL + 1], k, j, npath = 0, node = 0, depth;
+            double value = -1.0;
+            if (node_limit > 0 && t.nodes_spent >= node_limit) break;
+            if (deadline > 0 && (done & 15) == 0 && now_seconds() >= deadline) break;
+            memcpy(pool, unseen, (size_t)nunseen);
+            for (k = (int)nunseen - 1; k > 0; k--) {
+                int r = (int)(rng_next(&t.rng) % (uint64_t)(k + 1));
+                uint8_t tmp = pool[k];
+                pool[k] = pool[r];
+                pool[r] = tmp;
+            }
+            offsets(&p, off);
+            k = 0;
+            for (i = 0; i < NCOL; i++)
+                for (j = 0; j < p.down[i]; j++) p.cards[off[i] + j] = pool[k++];
+            memcpy(ctx.stock, pool + k, (size_t)(nunseen - k));
+            keys[0] = t.nodes[0].key;
+            for (depth = 0; depth < TREE_DEPTH - 1; depth++) {
+                TNode *nd = &t.nodes[node];
+                int e, pick = -1, start, c;
+                double best_ucb = -1.0, logn = log1p((double)nd->visits);
+                uint64_t key;
+                int child, cycle = 0;
+                if (nd->nedges == 0) break;
+                start = (int)(rng_next(&t.rng) % (uint64_t)nd->nedges);
+                for (c = 0; c < nd->nedges; c++) {
+                    const TEdge *ed;
+                    double u;
+                    e = (start + c) % nd->nedges;
+                    ed = &t.edges[nd->edge0 + e];
+                    if (ed->n == 0) {
+                        pick = e;
+                        break;
+                    }
+                    u = ed->total / ed->n + exploration * sqrt(logn / ed->n);
+                    if (u > best_ucb) {
+                        best_ucb = u;
+                        pick = e;
+                    }
+                }
+                path_nodes[npath] = node;
+                path_edges[npath++] = nd->edge0 + pick;
+                apply_move(&ctx, &p, &q, t.edges[nd->edge0 + pick].move);
+                t.nodes_spent++;
+                if (q.removed == 8) {
+                    value = 1.0;
+                    break;
+                }
+                key = blind_key(&ctx, &q);
+                for (c = 0; c <= depth; c++)
+                    if (keys[c] == key) cycle = 1;
+                if (cycle) {
+                    value = squash(pos_score(ctx.w, &p), root_score, temperature);
+                    break;
+                }
+                p = q;
+                keys[depth + 1] = key;
+                child = tree_find(&t, key);
+                if (child < 0) {
+                    child = tree_add(&t, &ctx, &p, key);
+                    value = rollout(&ctx, &t, &p, rollout_depth, root_score, temperature);
+                    break;
+                }
+                node = child;
+            }
+            if (value < 0) value = rollout(&ctx, &t, &p, rollout_depth, root_score, temperature);
+            for (k = 0; k < npath; k++) {
+                TEdge *ed = &t.edges[path_edges[k]];
+                t.nodes[path_nodes[k]].visits++;
+                ed->n++;
+                ed->total += value;
+                if (value > ed->best) ed->best = value;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+
+    if (nomem) {
+        free(t.nodes);
+        free(t.table);
+        free(t.edges);
+        return PyErr_NoMemory();
+    }
+    list = PyList_New(0);
+    for (i = 0; list && i < t.nodes[0].nedges; i++) {
+        const TEdge *ed = &t.edges[t.nodes[0].edge0 + i];
+        uint16_t mv = ed->move;
+        PyObject *item = Py_BuildValue("(iiiidd)", mv & 15, (mv >> 4) & 15, mv >> 8, ed->n,
+                                       ed->n ? ed->total / ed->n : 0.0, ed->best);
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_CLEAR(list);
+        } else {
+            Py_DECREF(item);
+        }
+    }
+    free(t.nodes);
+    free(t.table);
+    free(t.edges);
+    if (!list) return NULL;
+    return Py_BuildValue("(iLN)", done, t.nodes_spent, list);
+}
+
 static PyMethodDef methods[] = {
     {"solve", native_solve, METH_VARARGS, "Iterated beam search; see search.py for the specification."},
     {"explore", native_explore, METH_VARARGS, "One beam run keeping its best position; see search.py."},
+    {"plan_under_chance", native_plan_under_chance, METH_VARARGS, "Tree search over what a player sees."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -3,7 +3,10 @@
 The search (``search.py``, or its native twin ``_native.c`` when it was
 built) works on a compact copy of the position; its moves come back here in
 notation. A search stopped by a limit says "no solution found"; only an
-exhaustive search says "unwinnable".
+exhaustive search says "unwinnable". Two plans for a player who cannot see
+the hidden cards sit beside it: ``explore`` (every hidden card a blocker)
+and ``plan_under_chance`` (the unseen cards dealt afresh at every iteration,
+``chance_tree.py``).
 """
 
 from __future__ import annotations
@@ -13,17 +16,20 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Literal
 
-from spider_vision.engine import STANDARD, Deal, MaybeCard, Move, Position, TableauMove, Variant
+from spider_vision.engine import STANDARD, Card, Deal, MaybeCard, Move, Position, TableauMove, Variant
 from spider_vision.engine.errors import SpiderError
-from spider_vision.solver import search
+from spider_vision.solver import chance_tree, search
 
 __all__ = [
+    "ChanceMove",
+    "ChancePlan",
     "ExploreResult",
     "SolveLimits",
     "SolveResult",
     "SolverError",
     "explore",
     "native_available",
+    "plan_under_chance",
     "solve",
 ]
 
@@ -36,6 +42,12 @@ except ImportError:  # the C extension was not built: the pure-Python search run
 
 FIRST_WIDTH = 50
 GROWTH = 2
+CHANCE_EXPLORATION = 0.3
+CHANCE_TEMPERATURE = 100.0
+CHANCE_ROLLOUT = 10
+"""The tree search under chance: its UCB1 constant, the score gain valued 3/4 (as much lost: 1/4;
+none: 1/2), and the moves of the greedy line that values a new node (two suits, the plan alone,
+deals 1001..1100: 45 won with these; 41 with a gain of 50; 45 with 50 and 20 moves, slower)."""
 # Weight sets (face-down card, break, suit break, same-suit link, empty column,
 # removed run) that take turns at each beam width; chosen on deals 1..150 of
 # four suits (bench/solver.py), where each fails on deals the other wins.
@@ -251,3 +263,76 @@ def explore(
         nodes=outcome.nodes,
         score=outcome.score,
     )
+
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceMove:
+    """One first move of ``plan_under_chance``: how often the search tried it and what it was worth (0..1).
+
+    ``mean`` is the mean value of the lines tried through it and ``best``
+    the best; 0.5 is the position as it stands, 1 a win.
+    """
+
+    move: str
+    visits: int
+    mean: float
+    best: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChancePlan:
+    """What ``plan_under_chance`` found: its first moves, the iterations run and the positions generated."""
+
+    moves: tuple[ChanceMove, ...]
+    iterations: int
+    nodes: int
+
+    def choice(self, allowed: set[str]) -> str | None:
+        """The allowed move tried most, if some line through it improves the position (``None`` if none does)."""
+        ranked = sorted(
+            (row for row in self.moves if row.move in allowed and row.best > 0.5), key=lambda row: (-row.visits, row.move)
+        )
+        return ranked[0].move if ranked else None
+
+
+def plan_under_chance(
+    position: Position,
+    unseen: tuple[Card, ...],
+    iterations: int,
+    *,
+    nodes: int = 0,
+    seconds: float = 0.0,
+    weights: search.Weights = WEIGHT_SETS[0],
+    exploration: float = CHANCE_EXPLORATION,
+    temperature: float = CHANCE_TEMPERATURE,
+    rollout_depth: int = CHANCE_ROLLOUT,
+    seed: int = 0,
+    backend: Backend = "auto",
+) -> ChancePlan:
+    """Plan as a player: a tree search over what they see, the ``unseen`` cards dealt afresh each iteration.
+
+    See ``chance_tree.py``. ``unseen`` are the cards a player has not seen,
+    as many as the face-down places and the stock hold; the position's own
+    hidden cards are never looked at. ``nodes`` and ``seconds`` (0: none)
+    stop the search after that many moves applied or that much time.
+    """
+    observed = position.observed()
+    root, _ = encode_blind(observed)
+    hidden = sum(root[1]) + len(observed.stock)
+    if len(unseen) != hidden:
+        raise SolverError(f"{len(unseen)} unseen cards for {hidden} hidden places (face down and stock)")
+    if iterations < 1:
+        raise SolverError(f"the plan needs at least one iteration, not {iterations}")
+    cards = _card_bytes(unseen)
+    args = (iterations, nodes, seconds, weights, exploration, temperature, rollout_depth, seed & (2**64 - 1))
+    if _uses_native(backend):
+        done, spent, rows = _native.plan_under_chance(_native_columns(root), cards, root[3], *args)
+    else:
+        outcome = chance_tree.plan_under_chance(root, cards, *args)
+        done, spent, rows = outcome.iterations, outcome.nodes, [(*move, *rest) for move, *rest in outcome.moves]
+    found = tuple(
+        ChanceMove(str(_to_move((source, target, count))), visits, mean, best)
+        for source, target, count, visits, mean, best in rows
+    )
+    return ChancePlan(found, done, spent)
