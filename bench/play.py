@@ -234,6 +234,10 @@ def main() -> int:
         "--first-width", type=int, default=HintLimits().first_width,
         help="the solver's first beam width in each sampled world",
     )
+    parser.add_argument(
+        "--plan-iterations", type=int, default=HintLimits().plan_iterations,
+        help="iterations of the plan's tree search under chance (0: the plan with hidden cards as blockers)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     parser.add_argument(
@@ -254,13 +258,14 @@ def main() -> int:
     try:
         limits = HintLimits(
             movetime=args.movetime, samples=args.samples, nodes_per_move=args.nodes_per_move,
-            first_width=args.first_width,
+            first_width=args.first_width, plan_iterations=args.plan_iterations,
         )
     except HintLimitsError as error:
         parser.error(str(error))
     budget = f"{args.nodes_per_move} positions" if args.nodes_per_move else f"movetime {args.movetime}s"
     print(
-        f"hint engine: {budget} per move, {args.samples} samples, first beam {args.first_width}; "
+        f"hint engine: {budget} per move, {args.samples} samples, first beam {args.first_width}, "
+        f"plan {args.plan_iterations} iterations; "
         f"deals {args.first}..{args.first + args.deals - 1}; {args.jobs} processes"
     )
     print(

@@ -21,9 +21,16 @@ from spider_vision.hint import (
 )
 from spider_vision.hint.tactics import tactical_score
 from spider_vision.solver import SolveLimits, SolveResult
-from spider_vision.solver.solving import ExploreResult, explore
 
 FAST = HintLimits(samples=3, nodes_per_move=10000, seed=11)
+CHANCE_PLAN = replace(FAST, nodes_per_move=20000, plan_iterations=100)
+"""The plan under chance, with room left for the worlds."""
+
+
+def planned(start: Position, limits: HintLimits = FAST) -> str | None:
+    """The first move of the advisor's plan from ``start``, any move but the deal allowed."""
+    allowed = {str(move) for move in legal_moves(start) if not isinstance(move, Deal)}
+    return advisor.plan_move(Knowledge.of(start), limits, allowed)[0]
 
 LOST = "2c2d|Ac/4c4d|Ad/6c6d|3c/8c8d|3d/TcTd|5c/JcJd|5d/QcQd|7c/KcKd|7d/|9c/|9d - sshhcd 4"
 ONE_FROM_WIN = (
@@ -31,15 +38,16 @@ ONE_FROM_WIN = (
 )
 
 
+@pytest.mark.parametrize("limits", [FAST, CHANCE_PLAN], ids=["known cards", "under chance"])
 @pytest.mark.parametrize("mode", [1, 2, 4])
 @pytest.mark.parametrize("deal", [3, 8])
 def test_hidden_cards_do_not_change_the_hint(
-    deal: int, mode: int, reshuffled: Callable[[Position, int], Position]
+    deal: int, mode: int, limits: HintLimits, reshuffled: Callable[[Position, int], Position]
 ) -> None:
     real = deal_position(deal, mode)
     other = reshuffled(real, deal)
     assert other != real and other.observed() == real.observed()
-    first, second = hint(real, limits=FAST), hint(other, limits=FAST)
+    first, second = hint(real, limits=limits), hint(other, limits=limits)
     assert (first.move, first.reason, first.win_estimate, first.votes) == (
         second.move,
         second.reason,
@@ -119,7 +127,7 @@ def test_a_held_back_deal_is_played_when_every_won_world_deals(monkeypatch: pyte
         return SolveResult(True, ("deal",), 10, 0.0, False)
 
     monkeypatch.setattr(advisor, "solve", deal_first)
-    monkeypatch.setattr(advisor, "explore", lambda position, nodes: ExploreResult(False, (), 0, 0))
+    monkeypatch.setattr(advisor, "plan_move", lambda knowledge, limits, allowed: (None, 0))
     advice = hint(start, limits=FAST)
     assert isinstance(advice.move, Deal)
     assert advice.win_estimate == 1.0
@@ -128,15 +136,15 @@ def test_a_held_back_deal_is_played_when_every_won_world_deals(monkeypatch: pyte
 def test_a_deal_waits_while_a_plan_on_the_known_cards_gains(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every world's line deals first (its search knows the stock), but the blind plan is played."""
     start = deal_position(5, 1)
-    plan = explore(start, advisor.PLAN_NODES)
-    assert plan.moves and plan.moves[0] != "deal"
+    plan = planned(start)
+    assert plan is not None and plan != "deal"
 
     def deal_first(position: Position, limits: SolveLimits) -> SolveResult:
         return SolveResult(True, ("deal",), 10, 0.0, False)
 
     monkeypatch.setattr(advisor, "solve", deal_first)
     advice = hint(start, limits=FAST)
-    assert str(advice.move) == plan.moves[0]
+    assert str(advice.move) == plan
 
 
 # No face-down card left, a deal in the stock, and a plan that gains by rearranging runs.
@@ -159,7 +167,7 @@ def test_a_plan_holds_the_deal_back_only_while_a_card_is_face_down(
     """Long after the last card turned over the plan still holds the deal back; once every card
     on the table is face up, the worlds' deal is played."""
     start = Position.from_spn(spn)
-    assert explore(start, advisor.PLAN_NODES).moves
+    assert planned(start) is not None
 
     def deal_first(position: Position, limits: SolveLimits) -> SolveResult:
         return SolveResult(True, ("deal",), 10, 0.0, False)
@@ -170,19 +178,22 @@ def test_a_plan_holds_the_deal_back_only_while_a_card_is_face_down(
     assert isinstance(session.hint(start).move, Deal) == deals
 
 
+@pytest.mark.parametrize("limits", [FAST, CHANCE_PLAN], ids=["known cards", "under chance"])
 @pytest.mark.parametrize("mode", [1, 2, 4])
-def test_the_blind_plan_decides_when_no_world_is_won(monkeypatch: pytest.MonkeyPatch, mode: int) -> None:
-    """With no winning line anywhere, the plan on the known cards beats the one-move tactical rules."""
+def test_the_blind_plan_decides_when_no_world_is_won(
+    monkeypatch: pytest.MonkeyPatch, mode: int, limits: HintLimits
+) -> None:
+    """With no winning line anywhere, the plan a player could make beats the one-move tactical rules."""
     start = deal_position(9, mode)
-    plan = explore(start, advisor.PLAN_NODES)
-    assert plan.moves
+    plan = planned(start, limits)
+    assert plan is not None
 
     def nothing_found(position: Position, limits: SolveLimits) -> SolveResult:
         return SolveResult(False, (), 10, 0.0, False)
 
     monkeypatch.setattr(advisor, "solve", nothing_found)
-    advice = hint(start, limits=FAST)
-    assert advice.wins == 0 and str(advice.move) == plan.moves[0]
+    advice = hint(start, limits=limits)
+    assert advice.wins == 0 and str(advice.move) == plan
 
 
 ONE_COLUMN_EMPTY = (
@@ -208,7 +219,7 @@ def test_one_won_world_alone_does_not_override_the_blind_plan(monkeypatch: pytes
     """A single world's winning line leans on that world's hidden cards; the plan a player could make
     is played unless at least MIN_AGREE worlds' lines start with the other move."""
     start = deal_position(9, 4)
-    plan = explore(start, advisor.PLAN_NODES).moves[0]
+    plan = planned(start)
     other = next(str(move) for move in legal_moves(start) if str(move) not in (plan, "deal"))
     calls = []
 
@@ -229,7 +240,7 @@ def test_a_stalled_session_follows_the_shortest_winning_line(
     """Every world wins after both moves. Normally the plan's move wins the tie; after STALL_LIMIT hints
     without progress the move with the shorter winning lines does, so play keeps to one line."""
     start = deal_position(9, 4)
-    plan = explore(start, advisor.PLAN_NODES).moves[0]
+    plan = planned(start)
     shorter = next(str(move) for move in legal_moves(start) if str(move) not in (plan, "deal"))
 
     def always_won(position: Position, limits: SolveLimits) -> SolveResult:
@@ -262,6 +273,7 @@ def test_a_hint_never_strands_the_stock() -> None:
         ({"samples": advisor.MAX_SAMPLES + 1}, "not 257"),
         ({"movetime": 0.0}, "more than 0 seconds"),
         ({"nodes_per_move": 0}, "at least 1"),
+        ({"plan_iterations": -1}, "0 or more, not -1"),
     ],
 )
 def test_limits_a_hint_cannot_keep_are_refused(limits: dict, words: str) -> None:
