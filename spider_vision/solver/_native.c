@@ -502,6 +502,19 @@ static int read_root(PyObject *columns, const char *stock, Py_ssize_t nstock, in
     return 1;
 }
 
+/* ctx's only weight set from a (down, break, semi, suited, empty, removed) tuple; 0 with a Python error set. */
+static int read_weight_set(PyObject *weights, Ctx *ctx) {
+    if (!PyTuple_Check(weights) ||
+        !PyArg_ParseTuple(weights, "iiiiii", &ctx->weights[0][0], &ctx->weights[0][1], &ctx->weights[0][2],
+                          &ctx->weights[0][3], &ctx->weights[0][4], &ctx->weights[0][5])) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one weight set");
+        return 0;
+    }
+    ctx->nsets = 1;
+    ctx->w = ctx->weights[0];
+    return 1;
+}
+
 /* The first ``count`` moves of ctx's path as a list of (source, target, count); NULL on error. */
 static PyObject *path_list(const Ctx *ctx, int count) {
     PyObject *list = PyList_New(0);
@@ -628,14 +641,7 @@ static PyObject *native_explore(PyObject *self, PyObject *args) {
     memset(&root, 0, sizeof(root));
     memset(&ctx, 0, sizeof(ctx));
     if (!read_root(columns, stock, nstock, removed, &root, &ctx)) return NULL;
-    if (!PyTuple_Check(weights) ||
-        !PyArg_ParseTuple(weights, "iiiiii", &ctx.weights[0][0], &ctx.weights[0][1], &ctx.weights[0][2],
-                          &ctx.weights[0][3], &ctx.weights[0][4], &ctx.weights[0][5])) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one weight set");
-        return NULL;
-    }
-    ctx.nsets = 1;
-    ctx.w = ctx.weights[0];
+    if (!read_weight_set(weights, &ctx)) return NULL;
     ctx.node_limit = node_limit;
     ctx.explore = 1;
     ctx.best_score = pos_score(ctx.w, &root);
@@ -853,14 +859,7 @@ static PyObject *native_plan_under_chance(PyObject *self, PyObject *args) {
         memset(blind_stock, OPAQUE, sizeof(blind_stock));
         if (!read_root(columns, (const char *)blind_stock, nstock, removed, &root, &ctx)) return NULL;
     }
-    if (!PyTuple_Check(weights) ||
-        !PyArg_ParseTuple(weights, "iiiiii", &ctx.weights[0][0], &ctx.weights[0][1], &ctx.weights[0][2],
-                          &ctx.weights[0][3], &ctx.weights[0][4], &ctx.weights[0][5])) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "expected one weight set");
-        return NULL;
-    }
-    ctx.nsets = 1;
-    ctx.w = ctx.weights[0];
+    if (!read_weight_set(weights, &ctx)) return NULL;
     if (temperature <= 0 || iterations < 1) {
         PyErr_SetString(PyExc_ValueError, "temperature and iterations must be positive");
         return NULL;
