@@ -64,7 +64,7 @@ PLAN_ITERATIONS = 0
 """Iterations of the plan's tree search under chance; 0, the default, plans on the known cards alone.
 3000 take about 0.06 s and 150,000 positions. Alone the tree search plays far better than the beam
 run on the known cards (two suits, deals 1001..1100: 45 won against 31), but the whole engine won
-the same games with it (deals 1..30 at one million positions a hint: two suits 23, four suits 7;
+as many games with it (deals 1..30 at one million positions a hint: two suits 23, four suits 7;
 ``docs/hints.md``, stop 71), so it is off until it earns its time."""
 PLAN_SHARE = 0.5
 """The most of a hint's budget (``movetime`` or ``nodes_per_move``) the tree search may take."""
@@ -479,7 +479,8 @@ def plan_move(knowledge: Knowledge, limits: HintLimits, allowed: set[str]) -> tu
     search is a hundred times slower in Python), a card it turns over or
     deals is a blocker to it (``explore``, a few milliseconds). The tree
     search stops early at ``PLAN_SHARE`` of a hint's budget, so that a short
-    move time leaves the worlds at least half of it.
+    move time leaves the worlds at least half of it; counted in positions, it
+    may always take the beam run's ``PLAN_NODES``.
     """
     observed = knowledge.position
     if limits.plan_iterations and native_available():
@@ -487,7 +488,7 @@ def plan_move(knowledge: Knowledge, limits: HintLimits, allowed: set[str]) -> tu
         counted = limits.nodes_per_move
         chance = plan_under_chance(
             observed, tuple(knowledge.unseen.elements()), limits.plan_iterations,
-            nodes=0 if counted is None else int(PLAN_SHARE * counted),
+            nodes=0 if counted is None else max(PLAN_NODES, int(PLAN_SHARE * counted)),
             seconds=PLAN_SHARE * limits.movetime if counted is None else 0.0,
             seed=int.from_bytes(digest, "big"),
         )
