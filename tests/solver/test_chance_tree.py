@@ -13,14 +13,15 @@ from spider_vision.solver.solving import plan_under_chance
 
 needs_native = pytest.mark.skipif(not native_available(), reason="native solver core not built")
 
-# Column a: 5h over three face-down cards, which goes onto column b's 6s and turns one over; every
-# other column is a King over face-down cards, and nothing else can move but onto the empty column.
+# Column a: 5h over three face-down cards, which goes onto column b's 6s and turns one over; the only
+# other moves take b's Qs..6s off its Ks onto a Kh, which turns nothing over.
 ONE_FLIP = "3|5h/|KsQsJsTs9s8s7s6s/4|Kh/4|Kh/4|Ks/4|Kh/4|Kh/4|Ks/4|Kh/4|Kh 40 - 2"
 # Nothing can move at all.
 DEAD = "Qs|Ks/Qs|Ks/Ts|Js/Ts|Js/8s|9s/8s|9s/6s|7s/6s|7s/5s4s2s2sAs|5s/As4s3s|3s - ssssss 1"
 
 
 def unseen_of(position: Position) -> tuple[Card, ...]:
+    """The cards a player of ``position`` has not seen."""
     return tuple(Knowledge.of(position).unseen.elements())
 
 
@@ -50,6 +51,7 @@ def test_the_plan_turns_over_a_card_when_it_can(backend: str) -> None:
     start = Position.from_spn(ONE_FLIP, validate=False)
     unseen = tuple(start.mode.deck().elements())[:75]
     plan = plan_under_chance(start, unseen, 300, seed=4, backend=backend)  # type: ignore[arg-type]
+    assert {row.move for row in plan.moves} == {"ab", "be7", "bh7"}
     assert plan.choice({row.move for row in plan.moves}) == "ab"
 
 
