@@ -60,6 +60,8 @@ class _Random:
 
 
 class _Edge:
+    """A move from a node: how often it was tried, the sum of its values and the best one."""
+
     __slots__ = ("best", "move", "n", "total")
 
     def __init__(self, move: Move) -> None:
@@ -70,6 +72,8 @@ class _Edge:
 
 
 class _Node:
+    """A position as a player sees it: its moves and how often the search passed through it."""
+
     __slots__ = ("edges", "visits")
 
     def __init__(self, edges: list[_Edge]) -> None:
@@ -78,16 +82,20 @@ class _Node:
 
 
 def _blind_key(position: Compact, deals: int) -> BlindKey:
+    """What a player sees of ``position``: the deals left and each column's face-down count and face-up cards."""
     cols, downs, dealt, _ = position
     return deals - dealt, tuple((down, pile[down:]) for pile, down in zip(cols, downs))
 
 
 def _squash(value: int, base: int, temperature: float) -> float:
+    """A score against ``base`` on 0..1: equal is 1/2, ``temperature`` more is 3/4."""
     x = (value - base) / temperature
     return 0.5 + 0.5 * x / (1.0 + abs(x))
 
 
 class _Search:
+    """One search's state: its random draws, the stock of the world being walked, the moves applied."""
+
     def __init__(self, deals: int, weights: Weights, temperature: float, seed: int) -> None:
         self.deals = deals
         self.weights = weights
@@ -98,9 +106,11 @@ class _Search:
         self.base = 0
 
     def node_for(self, position: Compact) -> _Node:
+        """A new node: one edge for each of the position's moves but the deal."""
         return _Node([_Edge(move) for move in moves(position, self.deals, True) if move[0] >= 0])
 
     def rollout(self, start: Compact, depth: int) -> float:
+        """The best score a greedy player reaches in ``depth`` moves from ``start``, squashed (a win: 1)."""
         best = score(start, self.weights)
         if start[3] == 8:
             return 1.0
