@@ -843,22 +843,14 @@ static PyObject *native_plan_under_chance(PyObject *self, PyObject *args) {
     memset(&root, 0, sizeof(root));
     memset(&ctx, 0, sizeof(ctx));
     memset(&t, 0, sizeof(t));
-    if (PyList_Check(columns) && PyList_GET_SIZE(columns) == NCOL)
-        for (i = 0; i < NCOL; i++) {
-            PyObject *col = PyList_GET_ITEM(columns, i);
-            if (PyBytes_Check(col) && PyBytes_GET_SIZE(col) > 0) hidden += (uint8_t)PyBytes_AS_STRING(col)[0];
-        }
-    {
-        /* The stock's cards are among the unseen ones; read_root only needs its length here. */
-        uint8_t blind_stock[50];
-        Py_ssize_t nstock = nunseen - hidden;
-        if (nstock < 0 || nstock > 50 || nstock % 10 || nunseen > NCARDS) {
-            PyErr_SetString(PyExc_ValueError, "the unseen cards do not fill the face-down places and a stock");
-            return NULL;
-        }
-        memset(blind_stock, OPAQUE, sizeof(blind_stock));
-        if (!read_root(columns, (const char *)blind_stock, nstock, removed, &root, &ctx)) return NULL;
+    /* The stock's cards are among the unseen ones: read the columns alone, then size the stock. */
+    if (!read_root(columns, "", 0, removed, &root, &ctx)) return NULL;
+    for (i = 0; i < NCOL; i++) hidden += root.down[i];
+    if (nunseen < hidden || nunseen - hidden > 50 || (nunseen - hidden) % 10 || nunseen > NCARDS) {
+        PyErr_SetString(PyExc_ValueError, "the unseen cards do not fill the face-down places and a stock");
+        return NULL;
     }
+    ctx.ndeals = (int)((nunseen - hidden) / 10);
     if (!read_weight_set(weights, &ctx)) return NULL;
     if (temperature <= 0 || iterations < 1) {
         PyErr_SetString(PyExc_ValueError, "temperature and iterations must be positive");

@@ -184,8 +184,9 @@ def plan_under_chance(
         raise ValueError("temperature and iterations must be positive")
     search = _Search((len(unseen) - hidden) // 10, weights, temperature, seed)
     search.base = score(root, weights)
-    tree = {_blind_key(root, search.deals): search.node_for(root)}
-    root_node = tree[_blind_key(root, search.deals)]
+    root_key = _blind_key(root, search.deals)
+    root_node = search.node_for(root)
+    tree = {root_key: root_node}
     done = 0
     deadline = time.monotonic() + seconds if seconds > 0 else 0.0
     while done < iterations:
@@ -195,7 +196,7 @@ def plan_under_chance(
             break
         position = search.world(root, unseen)
         node = root_node
-        keys = [_blind_key(root, search.deals)]
+        keys = [root_key]
         path: list[tuple[_Node, _Edge]] = []
         value = -1.0
         for depth in range(TREE_DEPTH - 1):

@@ -265,7 +265,6 @@ def explore(
     )
 
 
-
 @dataclass(frozen=True, slots=True)
 class ChanceMove:
     """One first move of ``plan_under_chance``: how often the search tried it and what it was worth (0..1).
@@ -291,7 +290,8 @@ class ChancePlan:
     def choice(self, allowed: set[str]) -> str | None:
         """The allowed move tried most, if some line through it improves the position (``None`` if none does)."""
         ranked = sorted(
-            (row for row in self.moves if row.move in allowed and row.best > 0.5), key=lambda row: (-row.visits, row.move)
+            (row for row in self.moves if row.move in allowed and row.best > 0.5),
+            key=lambda row: (-row.visits, row.move),
         )
         return ranked[0].move if ranked else None
 
