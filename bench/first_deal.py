@@ -8,11 +8,14 @@ noisy than a win rate. Policies:
 
 * ``plan``: the blind plan alone (``explore`` on what a player sees), planned
   again after each move;
+* ``chance``: the plan under chance alone (``plan_move`` with
+  ``--plan-iterations``: the unseen cards dealt afresh each iteration), its
+  budget that of a hint of ``--nodes-per-move``;
 * ``engine``: the hint engine (``HintSession``) at ``--nodes-per-move``;
 * ``bound``: ``explore`` that sees the true face-down cards (the stock stays
   blind), planned again after each move; no player can do as well.
 
-    python3 bench/first_deal.py --deals 100 --suits 4 --policy plan bound
+    python3 bench/first_deal.py --deals 100 --suits 4 --policy plan chance bound
 """
 
 from __future__ import annotations
@@ -27,12 +30,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spider_vision.engine import Deal, Game, Move, Position, SuitMode, apply_move, deal_position, parse_move  # noqa: E402
+from spider_vision.engine import (  # noqa: E402
+    Deal, Game, Move, Position, SuitMode, apply_move, deal_position, legal_moves, parse_move,
+)
 from spider_vision.hint import HintLimits, HintSession  # noqa: E402
-from spider_vision.hint.advisor import PLAN_NODES  # noqa: E402
+from spider_vision.hint.advisor import PLAN_NODES, plan_move  # noqa: E402
+from spider_vision.hint.knowledge import Knowledge  # noqa: E402
 from spider_vision.solver.solving import explore  # noqa: E402
 
-POLICIES = ("plan", "engine", "bound")
+POLICIES = ("plan", "chance", "engine", "bound")
+CHANCE_ITERATIONS = 3000
+"""The tree search's iterations for ``chance`` (about 0.06 s a move; ``docs/hints.md``, stop 71)."""
 MOVE_CAP = 300
 
 
@@ -45,10 +53,12 @@ class FirstDeal:
     moves: int
 
 
-def play_to_first_deal(deal: int, suits: int, policy: str, nodes_per_move: int) -> FirstDeal:
+def play_to_first_deal(deal: int, suits: int, policy: str, nodes_per_move: int,
+                       plan_iterations: int = CHANCE_ITERATIONS) -> FirstDeal:
     """Play ``deal`` with ``policy`` until the policy deals or has nothing left to do."""
     game = Game(deal_position(deal, SuitMode(suits)))
-    session = HintSession(HintLimits(nodes_per_move=nodes_per_move))
+    limits = HintLimits(nodes_per_move=nodes_per_move, plan_iterations=plan_iterations if policy == "chance" else 0)
+    session = HintSession(limits)
     seen: set[str] = set()
     while game.moves_made < MOVE_CAP:
         observed = game.position.observed()
@@ -64,11 +74,15 @@ def play_to_first_deal(deal: int, suits: int, policy: str, nodes_per_move: int) 
 def _next_move(position: Position, observed: Position, policy: str, session: HintSession) -> Move | None:
     if policy == "engine":
         return session.hint(observed).move
+    if policy == "chance":
+        allowed = {str(move) for move in legal_moves(observed) if not isinstance(move, Deal)}
+        move, _ = plan_move(Knowledge.of(observed), session.limits, allowed)
+        return parse_move(move)[0] if move else None
     plan = explore(position, PLAN_NODES, see_face_down=policy == "bound")
     return parse_move(plan.moves[0])[0] if plan.moves else None
 
 
-def _run(task: tuple[int, int, str, int]) -> FirstDeal:
+def _run(task: tuple[int, int, str, int, int]) -> FirstDeal:
     return play_to_first_deal(*task)
 
 
@@ -80,6 +94,8 @@ def main() -> int:
     parser.add_argument("--suits", type=int, default=4, choices=[1, 2, 4])
     parser.add_argument("--policy", nargs="+", default=["plan", "bound"], choices=POLICIES)
     parser.add_argument("--nodes-per-move", type=int, default=1_000_000, help="the engine's budget a hint")
+    parser.add_argument("--plan-iterations", type=int, default=CHANCE_ITERATIONS,
+                        help=f"the tree search's iterations for the chance policy (default {CHANCE_ITERATIONS})")
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--verbose", action="store_true", help="print every deal's count")
     args = parser.parse_args()
@@ -88,7 +104,7 @@ def main() -> int:
     print(f"{'policy':>7} {'face down at first deal':>24} {'moves before it':>16} {'wall s':>7}")
     for policy in args.policy:
         started = time.perf_counter()
-        tasks = [(deal, args.suits, policy, args.nodes_per_move) for deal in deals]
+        tasks = [(deal, args.suits, policy, args.nodes_per_move, args.plan_iterations) for deal in deals]
         with multiprocessing.Pool(args.jobs) as pool:
             results = pool.map(_run, tasks)
         print(

@@ -20,3 +20,9 @@ def test_seeing_the_face_down_cards_turns_more_over_before_the_first_deal(deal: 
 def test_the_engine_stops_at_its_first_deal() -> None:
     result = first_deal.play_to_first_deal(2, 1, "engine", 20_000)
     assert 0 <= result.face_down <= 44 and result.moves > 0
+
+
+@pytest.mark.parametrize(("deal", "suits"), [(3, 4), (1, 2)])
+def test_the_plan_under_chance_turns_cards_over_before_its_first_deal(deal: int, suits: int) -> None:
+    result = first_deal.play_to_first_deal(deal, suits, "chance", 1, plan_iterations=300)
+    assert result.moves > 0 and result.face_down < 44
