@@ -64,8 +64,9 @@ PLAN_ITERATIONS = 0
 """Iterations of the plan's tree search under chance; 0, the default, plans on the known cards alone.
 3000 take about 0.06 s and 150,000 positions. Alone the tree search plays better than the beam run
 on the known cards (two suits, deals 1001..1200: 77 won against 62), but the whole engine won
-as many games with it (deals 1..30 at one million positions a hint: two suits 23, four suits 7;
-``docs/hints.md``, stop 71), so it is off until it earns its time."""
+as many games with it on deals 1..30 (one million positions a hint: two suits 23, four suits 7)
+and fewer on two-suit deals 181..300 (55 against 65; ``docs/hints.md``, stops 71 and 72), so it
+is off until it earns its time."""
 PLAN_SHARE = 0.5
 """The most of a hint's budget (``movetime`` or ``nodes_per_move``) the tree search may take."""
 MAX_SAMPLES = 256
