@@ -99,6 +99,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="parallel processes")
     parser.add_argument("--verbose", action="store_true", help="print every deal's count")
     args = parser.parse_args()
+    if args.plan_iterations < 1:
+        parser.error(f"the plan's iterations must be at least 1, not {args.plan_iterations}")
     deals = range(args.first, args.first + args.deals)
     print(f"deals {deals.start}..{deals.stop - 1}, {args.suits} suits; 44 cards face down at the start")
     print(f"{'policy':>7} {'face down at first deal':>24} {'moves before it':>16} {'wall s':>7}")
