@@ -674,7 +674,6 @@ static PyObject *native_explore(PyObject *self, PyObject *args) {
 /* ---- planning under chance: a tree over what a player sees -------------- */
 /* chance_tree.py is the specification: the same choices and random draws, move for move. */
 
-#define OPAQUE 15
 #define TREE_DEPTH 64
 #define ROLLOUT_SEEN 256
 
