@@ -19,6 +19,7 @@
 #define NCOL 10
 #define NCARDS 104
 #define RUN 13
+#define RANK_SLOTS 17 /* ranks 0..15 (15: an opaque hidden card) and one above */
 #define RANK(c) ((c) & 15)
 #define SUIT(c) ((c) >> 4)
 #define DEAL_MOVE 0xFFFFu
@@ -234,45 +235,166 @@ static inline uint64_t mix64(uint64_t z) {
     return z ^ (z >> 31);
 }
 
+#define FNV_PRIME 1099511628211ULL
+
+/*
+ * One column's share of pos_hash: cards a then b, bottom first, in column i
+ * with ``left`` deals to come.  A position's hash is a sum of these shares,
+ * so a move's child is hashed from its parent's sum and its two new columns.
+ */
+static inline uint64_t col_hash(int i, int left, int down, const uint8_t *a, int na, const uint8_t *b, int nb) {
+    uint64_t ch = 1469598103934665603ULL ^ (uint64_t)(down + 1);
+    int j;
+    ch *= FNV_PRIME;
+    for (j = 0; j < na; j++) {
+        ch ^= a[j];
+        ch *= FNV_PRIME;
+    }
+    for (j = 0; j < nb; j++) {
+        ch ^= b[j];
+        ch *= FNV_PRIME;
+    }
+    ch ^= (uint64_t)(na + nb) << 56;
+    if (left > 0) ch += 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
+    return mix64(ch);
+}
+
+static inline uint64_t hash_seed(int left) { return mix64(0x5851F42D4C957F2DULL + (uint64_t)left); }
+
 /* Columns are interchangeable once the stock is empty (a deal tells them apart). */
 static uint64_t pos_hash(const Ctx *ctx, const Pos *p) {
-    int off[NCOL + 1], i, j, left = ctx->ndeals - p->dealt;
-    uint64_t h = mix64(0x5851F42D4C957F2DULL + (uint64_t)left);
+    int off[NCOL + 1], i, left = ctx->ndeals - p->dealt;
+    uint64_t h = hash_seed(left);
     offsets(p, off);
-    for (i = 0; i < NCOL; i++) {
-        uint64_t ch = 1469598103934665603ULL ^ (uint64_t)(p->down[i] + 1);
-        ch *= 1099511628211ULL;
-        for (j = 0; j < p->len[i]; j++) {
-            ch ^= p->cards[off[i] + j];
-            ch *= 1099511628211ULL;
-        }
-        ch ^= (uint64_t)p->len[i] << 56;
-        if (left > 0) ch += 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
-        h += mix64(ch);
-    }
+    for (i = 0; i < NCOL; i++) h += col_hash(i, left, p->down[i], p->cards + off[i], p->len[i], NULL, 0);
     return h ? h : 1;
 }
 
-static int pos_score(const int *w, const Pos *p) {
-    int off[NCOL + 1], i, j, score = w[W_REMOVED] * p->removed;
-    offsets(p, off);
-    for (i = 0; i < NCOL; i++) {
-        const uint8_t *c = p->cards + off[i];
-        int L = p->len[i], d = p->down[i];
-        if (L == 0) {
-            score += w[W_EMPTY];
-            continue;
-        }
-        score -= w[W_DOWN] * d;
-        for (j = d + 1; j < L; j++) {
-            uint8_t a = c[j - 1], b = c[j];
-            if (RANK(a) == RANK(b) + 1)
-                score += SUIT(a) == SUIT(b) ? w[W_SUITED] : -w[W_SEMI];
-            else
-                score -= w[W_BREAK];
-        }
+/* One column's share of pos_score (the removed runs are scored apart). */
+static inline int col_score(const int *w, const uint8_t *c, int L, int d) {
+    int j, score;
+    if (L == 0) return w[W_EMPTY];
+    score = -w[W_DOWN] * d;
+    for (j = d + 1; j < L; j++) {
+        uint8_t a = c[j - 1], b = c[j];
+        if (RANK(a) == RANK(b) + 1)
+            score += SUIT(a) == SUIT(b) ? w[W_SUITED] : -w[W_SEMI];
+        else
+            score -= w[W_BREAK];
     }
     return score;
+}
+
+static int pos_score(const int *w, const Pos *p) {
+    int off[NCOL + 1], i, score = w[W_REMOVED] * p->removed;
+    offsets(p, off);
+    for (i = 0; i < NCOL; i++) score += col_score(w, p->cards + off[i], p->len[i], p->down[i]);
+    return score;
+}
+
+/* pos_hash's last steps for one column of n cards whose FNV state is ch. */
+static inline uint64_t col_finish(uint64_t ch, int i, int left, int n) {
+    ch ^= (uint64_t)n << 56;
+    if (left > 0) ch += 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
+    return mix64(ch);
+}
+
+static inline int pair_score(const int *w, uint8_t a, uint8_t b) {
+    if (RANK(a) == RANK(b) + 1) return SUIT(a) == SUIT(b) ? w[W_SUITED] : -w[W_SEMI];
+    return -w[W_BREAK];
+}
+
+/*
+ * A parent's hash and score split by column, and each column's prefixes, to
+ * value its children without building them.  Column i's prefix of j cards
+ * sits at index off[i] + i + j of ``fnv`` (its FNV state) and ``pairs`` (the
+ * score of its face-up pairs, as col_score counts them).
+ */
+typedef struct {
+    int off[NCOL + 1];
+    uint64_t col_hash[NCOL];
+    int col_score[NCOL];
+    uint64_t hash_sum; /* pos_hash before its zero is made one */
+    int score_sum;     /* pos_score less the removed runs */
+    uint64_t fnv[NCARDS + NCOL];
+    int pairs[NCARDS + NCOL];
+} Parts;
+
+static void pos_parts(const Ctx *ctx, const Pos *p, Parts *parts) {
+    int i, j, left = ctx->ndeals - p->dealt;
+    offsets(p, parts->off);
+    parts->hash_sum = hash_seed(left);
+    parts->score_sum = 0;
+    for (i = 0; i < NCOL; i++) {
+        const uint8_t *c = p->cards + parts->off[i];
+        int L = p->len[i], d = p->down[i], at = parts->off[i] + i;
+        uint64_t ch = (1469598103934665603ULL ^ (uint64_t)(d + 1)) * FNV_PRIME;
+        int pairs = 0;
+        parts->fnv[at] = ch;
+        parts->pairs[at] = 0;
+        for (j = 1; j <= L; j++) {
+            ch = (ch ^ c[j - 1]) * FNV_PRIME;
+            if (j - 1 >= d + 1) pairs += pair_score(ctx->w, c[j - 2], c[j - 1]);
+            parts->fnv[at + j] = ch;
+            parts->pairs[at + j] = pairs;
+        }
+        parts->col_hash[i] = col_finish(ch, i, left, L);
+        parts->col_score[i] = L == 0 ? ctx->w[W_EMPTY] : pairs - ctx->w[W_DOWN] * d;
+        parts->hash_sum += parts->col_hash[i];
+        parts->score_sum += parts->col_score[i];
+    }
+}
+
+/*
+ * The hash, score and removed runs of the child of tableau move (s, t, count),
+ * exactly as apply_tableau, pos_hash and pos_score would give them, from the
+ * parent's parts: the source keeps a prefix and the target grows by the moved
+ * cards, unless a card turns over or a run is removed (then the changed
+ * column is valued afresh).
+ */
+static void child_value(const Ctx *ctx, const Pos *p, const Parts *parts, int s, int t, int count,
+                        uint64_t *hash, int *score, int *removed) {
+    const int *w = ctx->w;
+    const uint8_t *cs = p->cards + parts->off[s], *ct = p->cards + parts->off[t], *moved;
+    int Ls = p->len[s], Lt = p->len[t], ns = Ls - count, nt = Lt + count, ds = p->down[s], dt = p->down[t];
+    int left = ctx->ndeals - p->dealt, rem = p->removed, at_s = parts->off[s] + s, at_t = parts->off[t] + t;
+    int score_s, score_t, j;
+    uint64_t h_s, h_t, ch;
+    moved = cs + ns;
+    if (ds > 0 && ns == ds) {
+        ds--;
+        h_s = col_hash(s, left, ds, cs, ns, NULL, 0);
+        score_s = col_score(w, cs, ns, ds);
+    } else {
+        h_s = col_finish(parts->fnv[at_s + ns], s, left, ns);
+        score_s = ns == 0 ? w[W_EMPTY] : parts->pairs[at_s + ns] - w[W_DOWN] * ds;
+    }
+    if (RANK(moved[count - 1]) == 1 && nt - dt >= RUN) {
+        uint8_t col[NCARDS];
+        const uint8_t *c;
+        memcpy(col, ct, (size_t)Lt);
+        memcpy(col + Lt, moved, (size_t)count);
+        c = col + nt - RUN;
+        for (j = 0; j < RUN - 1; j++)
+            if (SUIT(c[j]) != SUIT(c[j + 1]) || RANK(c[j]) != RANK(c[j + 1]) + 1) break;
+        if (j == RUN - 1) {
+            nt -= RUN;
+            rem++;
+            if (dt > 0 && nt == dt) dt--;
+        }
+        h_t = col_hash(t, left, dt, col, nt, NULL, 0);
+        score_t = col_score(w, col, nt, dt);
+    } else {
+        ch = parts->fnv[at_t + Lt];
+        for (j = 0; j < count; j++) ch = (ch ^ moved[j]) * FNV_PRIME;
+        h_t = col_finish(ch, t, left, nt);
+        score_t = parts->pairs[at_t + Lt] - w[W_DOWN] * dt + parts->pairs[at_s + Ls] - parts->pairs[at_s + ns + 1];
+        if (Lt >= dt + 1) score_t += pair_score(w, ct[Lt - 1], moved[0]);
+    }
+    *hash = parts->hash_sum - parts->col_hash[s] - parts->col_hash[t] + h_s + h_t;
+    if (!*hash) *hash = 1;
+    *score = w[W_REMOVED] * rem + parts->score_sum - parts->col_score[s] - parts->col_score[t] + score_s + score_t;
+    *removed = rem;
 }
 
 /* ---- move generation ---------------------------------------------------- */
@@ -281,6 +403,7 @@ static int pos_score(const int *w, const Pos *p) {
 static int gen_moves(const Ctx *ctx, const Pos *p, int prune, uint16_t *moves) {
     int off[NCOL + 1], n = 0, s, t, count, first_empty = -1, any_empty = 0;
     int run[NCOL];
+    unsigned empty = 0, onto[RANK_SLOTS] = {0}, onto_suit[RANK_SLOTS][4] = {{0}};
     offsets(p, off);
     for (s = 0; s < NCOL; s++) {
         int L = p->len[s], up = L - p->down[s], r = 0;
@@ -296,23 +419,29 @@ static int gen_moves(const Ctx *ctx, const Pos *p, int prune, uint16_t *moves) {
         }
         run[s] = r;
     }
+    for (t = 0; t < NCOL; t++) {
+        if (p->len[t] == 0) {
+            empty |= 1u << t;
+        } else {
+            uint8_t top = p->cards[off[t] + p->len[t] - 1];
+            onto[RANK(top)] |= 1u << t;
+            onto_suit[RANK(top)][SUIT(top) & 3] |= 1u << t;
+        }
+    }
     for (s = 0; s < NCOL; s++) {
         int L = p->len[s];
         const uint8_t *c = p->cards + off[s];
         for (count = 1; count <= run[s]; count++) {
             uint8_t base = c[L - count];
             int split = count < run[s];
-            for (t = 0; t < NCOL; t++) {
-                if (t == s) continue;
-                if (p->len[t] == 0) {
-                    if (prune && (t != first_empty || count == L ||
-                                  (split && !(count == 1 && p->dealt < ctx->ndeals))))
-                        continue;
-                } else {
-                    uint8_t top = p->cards[off[t] + p->len[t] - 1];
-                    if (RANK(top) != RANK(base) + 1) continue;
-                    if (prune && split && SUIT(top) != SUIT(base)) continue;
-                }
+            unsigned targets = prune && split ? onto_suit[RANK(base) + 1][SUIT(base) & 3] : onto[RANK(base) + 1];
+            if (!prune)
+                targets |= empty;
+            else if (first_empty >= 0 && count != L && !(split && !(count == 1 && p->dealt < ctx->ndeals)))
+                targets |= 1u << first_empty;
+            targets &= ~(1u << s);
+            for (; targets; targets &= targets - 1) {
+                t = __builtin_ctz(targets);
                 moves[n++] = (uint16_t)(s | (t << 4) | (count << 8));
             }
         }
@@ -395,16 +524,27 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
         for (i = 0; i < nlayer; i++) {
             const Pos *p = &ctx->layer[i].pos;
             int nm = gen_moves(ctx, p, prune, moves), m;
+            Parts parts;
+            pos_parts(ctx, p, &parts);
             for (m = 0; m < nm; m++) {
                 uint64_t h;
-                int added;
+                int added, score, removed, bucket;
                 if (ctx->node_limit > 0 && ctx->nodes >= ctx->node_limit) return R_STOP;
                 ctx->nodes++;
                 if (ctx->deadline > 0 && (ctx->nodes & 1023) == 0 && now_seconds() >= ctx->deadline)
                     return R_STOP;
-                apply_move(ctx, p, &child, moves[m]);
-                if (child.removed == 8) return build_path(ctx, ctx->layer[i].hist, moves[m]);
-                h = pos_hash(ctx, &child);
+                if (moves[m] == DEAL_MOVE) {
+                    apply_move(ctx, p, &child, moves[m]);
+                    removed = child.removed;
+                    h = pos_hash(ctx, &child);
+                    score = pos_score(ctx->w, &child);
+                    bucket = ctx->ndeals - child.dealt;
+                } else {
+                    child_value(ctx, p, &parts, moves[m] & 15, (moves[m] >> 4) & 15, moves[m] >> 8, &h, &score,
+                                &removed);
+                    bucket = ctx->ndeals - p->dealt;
+                }
+                if (removed == 8) return build_path(ctx, ctx->layer[i].hist, moves[m]);
                 if (set_has(&ctx->seen, h)) continue;
                 added = set_add(&ctx->local, h);
                 if (added < 0) return R_NOMEM;
@@ -414,7 +554,7 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
                 {
                     Cand *cd = &ctx->cands[ctx->ncands];
                     cd->hash = h;
-                    cd->score = pos_score(ctx->w, &child);
+                    cd->score = score;
                     if (ctx->explore && cd->score > ctx->best_score) {
                         ctx->best_score = cd->score;
                         ctx->best_hist = ctx->layer[i].hist;
@@ -423,7 +563,7 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
                     cd->parent = (int32_t)i;
                     cd->seq = (int32_t)ctx->ncands;
                     cd->move = moves[m];
-                    cd->bucket = (uint8_t)(ctx->ndeals - child.dealt);
+                    cd->bucket = (uint8_t)bucket;
                 }
                 ctx->ncands++;
             }
