@@ -715,7 +715,7 @@ static PyObject *native_solve(PyObject *self, PyObject *args) {
 
     Py_BEGIN_ALLOW_THREADS
     ctx.deadline = seconds > 0 ? now_seconds() + seconds : 0;
-    if (!set_init(&ctx.seen, 1 << 16) || !set_init(&ctx.local, 1 << 16)) {
+    if (!set_init(&ctx.seen, 1 << 12) || !set_init(&ctx.local, 1 << 10)) {
         status = R_NOMEM;
     } else {
         int truncated = 1, set;
@@ -789,7 +789,7 @@ static PyObject *native_explore(PyObject *self, PyObject *args) {
     if (root.removed == 8) return Py_BuildValue("(sNLi)", "won", PyList_New(0), 0LL, ctx.best_score);
 
     Py_BEGIN_ALLOW_THREADS
-    if (!set_init(&ctx.seen, 1 << 16) || !set_init(&ctx.local, 1 << 16))
+    if (!set_init(&ctx.seen, 1 << 12) || !set_init(&ctx.local, 1 << 10))
         status = R_NOMEM;
     else
         status = beam_run(&ctx, &root, width, 1, &truncated);
