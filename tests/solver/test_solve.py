@@ -20,6 +20,8 @@ NEARLY_WON = "|KsQsJsTs9s8s7s/|6s5s4s3s2s/|As/|/|/|/|/|/|/| - sssssss 1"
 NEARLY_LOST = (
     "Qs|Ks/Qs|Ks/Ts|Js/Ts|Js/8s|9s/8s|9s/6s|7s/6s|7s/5s4s3s2s2sAs|5s/As3s|4s - ssssss 1"
 )
+# The Ace completes Ks..As over two face-down cards: the run goes and a card turns over.
+FLIP_AFTER_REMOVAL = "KsQs|KsQsJsTs9s8s7s6s5s4s3s2s/|As/|JsTs9s8s7s6s5s4s3s2sAs/|/|/|/|/|/|/| - ssssss 1"
 # Nothing can move at all.
 DEAD = "Qs|Ks/Qs|Ks/Ts|Js/Ts|Js/8s|9s/8s|9s/6s|7s/6s|7s/5s4s2s2sAs|5s/As4s3s|3s - ssssss 1"
 
@@ -118,6 +120,7 @@ def test_time_limit_is_respected(backend: str) -> None:
     [
         (NEARLY_WON, None),
         (NEARLY_LOST, None),
+        (FLIP_AFTER_REMOVAL, None),
         (deal_position(1, 1).spn(), 3000),
         (deal_position(5, 2).spn(), 6000),
         (deal_position(9, 4).spn(), 6000),
