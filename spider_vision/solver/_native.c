@@ -29,6 +29,7 @@
 /* Heuristic weights, in this order (search.py passes them): */
 enum { W_DOWN, W_BREAK, W_SEMI, W_SUITED, W_EMPTY, W_REMOVED, NWEIGHTS };
 #define MAX_SETS 8
+#define NBUCKETS 6 /* a beam's groups: 0 to 5 stock deals left */
 
 typedef struct {
     uint8_t cards[NCARDS];
@@ -76,8 +77,8 @@ typedef struct {
     size_t nhist, caphist;
     Node *layer, *next;
     size_t caplayer, capnext;
-    Cand *cands;
-    size_t ncands, capcands;
+    Cand *cands, *spare;
+    size_t ncands, capcands, capspare;
     uint16_t *path;
     int npath;
     int weights[MAX_SETS][NWEIGHTS];
@@ -454,9 +455,46 @@ static int gen_moves(const Ctx *ctx, const Pos *p, int prune, uint16_t *moves) {
 
 static int cand_cmp(const void *x, const void *y) {
     const Cand *a = (const Cand *)x, *b = (const Cand *)y;
-    if (a->bucket != b->bucket) return a->bucket > b->bucket ? -1 : 1;
     if (a->score != b->score) return a->score > b->score ? -1 : 1;
     return a->seq < b->seq ? -1 : (a->seq > b->seq);
+}
+
+static inline int cand_before(const Cand *a, const Cand *b) {
+    return a->score != b->score ? a->score > b->score : a->seq < b->seq;
+}
+
+static inline void cand_swap(Cand *a, Cand *b) {
+    Cand t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/*
+ * Put the k best of a[0..n) (by cand_cmp, a total order) first, in no order:
+ * a quickselect with a median-of-three pivot, which falls back to sorting the
+ * whole range should the pivots keep coming out badly.
+ */
+static void cand_select(Cand *a, size_t n, size_t k) {
+    size_t lo = 0, hi = n, rounds = 0, bound = 16, m;
+    for (m = n; m > 1; m >>= 1) bound += 2;
+    while (hi - lo > 1 && k > lo && k < hi) {
+        size_t mid = lo + (hi - lo) / 2, store = lo, i;
+        if (++rounds > bound) {
+            qsort(a + lo, hi - lo, sizeof(Cand), cand_cmp);
+            return;
+        }
+        if (cand_before(&a[mid], &a[lo])) cand_swap(&a[mid], &a[lo]);
+        if (cand_before(&a[hi - 1], &a[lo])) cand_swap(&a[hi - 1], &a[lo]);
+        if (cand_before(&a[hi - 1], &a[mid])) cand_swap(&a[hi - 1], &a[mid]);
+        cand_swap(&a[mid], &a[hi - 1]); /* the median is the pivot, at the end */
+        for (i = lo; i < hi - 1; i++)
+            if (cand_before(&a[i], &a[hi - 1])) cand_swap(&a[i], &a[store++]);
+        cand_swap(&a[store], &a[hi - 1]);
+        if (k <= store)
+            hi = store;
+        else
+            lo = store + 1;
+    }
 }
 
 static int hist_push(Ctx *ctx, int32_t parent, uint16_t move) {
@@ -569,23 +607,51 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
             }
         }
         if (ctx->ncands == 0) return R_DONE;
-        qsort(ctx->cands, ctx->ncands, sizeof(Cand), cand_cmp);
-        if (ctx->deadline > 0 && now_seconds() >= ctx->deadline) return R_STOP; /* wide layers sort long */
-        if (!reserve((void **)&ctx->next, &ctx->capnext, ctx->ncands, sizeof(Node))) return R_NOMEM;
-        for (start = 0; start < ctx->ncands;) {
-            size_t end = start, k;
-            while (end < ctx->ncands && ctx->cands[end].bucket == ctx->cands[start].bucket) end++;
-            if (width > 0 && end - start > (size_t)width) *truncated = 1;
-            for (k = start; k < end && (width <= 0 || k - start < (size_t)width); k++) {
-                const Cand *cd = &ctx->cands[k];
-                const Node *parent = &ctx->layer[cd->parent];
-                Node *nd = &ctx->next[nnext++];
-                apply_move(ctx, &parent->pos, &nd->pos, cd->move);
-                if (!hist_push(ctx, parent->hist, cd->move)) return R_NOMEM;
-                nd->hist = (int32_t)(ctx->nhist - 1);
-                if (set_add(&ctx->seen, cd->hash) < 0) return R_NOMEM;
+        {
+            /* Group by bucket, most deals left first (a stable scatter keeps each
+               group in seq order), then sort only the best ``width`` of each. */
+            size_t count[NBUCKETS] = {0}, at[NBUCKETS], kept[NBUCKETS], k;
+            int b;
+            if (!reserve((void **)&ctx->spare, &ctx->capspare, ctx->ncands, sizeof(Cand))) return R_NOMEM;
+            for (k = 0; k < ctx->ncands; k++) count[ctx->cands[k].bucket]++;
+            for (b = NBUCKETS - 1, start = 0; b >= 0; b--) {
+                at[b] = start;
+                start += count[b];
             }
-            start = end;
+            for (k = 0; k < ctx->ncands; k++) ctx->spare[at[ctx->cands[k].bucket]++] = ctx->cands[k];
+            {
+                Cand *tmp = ctx->cands;
+                size_t tcap = ctx->capcands;
+                ctx->cands = ctx->spare;
+                ctx->capcands = ctx->capspare;
+                ctx->spare = tmp;
+                ctx->capspare = tcap;
+            }
+            for (b = NBUCKETS - 1, start = 0; b >= 0; b--) {
+                Cand *group = ctx->cands + start;
+                kept[b] = count[b];
+                if (width > 0 && count[b] > (size_t)width) {
+                    *truncated = 1;
+                    kept[b] = (size_t)width;
+                    cand_select(group, count[b], kept[b]);
+                }
+                qsort(group, kept[b], sizeof(Cand), cand_cmp);
+                start += count[b];
+            }
+            if (ctx->deadline > 0 && now_seconds() >= ctx->deadline) return R_STOP; /* wide layers sort long */
+            if (!reserve((void **)&ctx->next, &ctx->capnext, ctx->ncands, sizeof(Node))) return R_NOMEM;
+            for (b = NBUCKETS - 1, start = 0; b >= 0; b--) {
+                for (k = start; k < start + kept[b]; k++) {
+                    const Cand *cd = &ctx->cands[k];
+                    const Node *parent = &ctx->layer[cd->parent];
+                    Node *nd = &ctx->next[nnext++];
+                    apply_move(ctx, &parent->pos, &nd->pos, cd->move);
+                    if (!hist_push(ctx, parent->hist, cd->move)) return R_NOMEM;
+                    nd->hist = (int32_t)(ctx->nhist - 1);
+                    if (set_add(&ctx->seen, cd->hash) < 0) return R_NOMEM;
+                }
+                start += count[b];
+            }
         }
         {
             Node *tmp = ctx->layer;
@@ -606,6 +672,7 @@ static void ctx_free(Ctx *ctx) {
     free(ctx->layer);
     free(ctx->next);
     free(ctx->cands);
+    free(ctx->spare);
     free(ctx->path);
 }
 
