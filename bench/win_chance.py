@@ -8,10 +8,13 @@ in both), against the raw estimates the hint gave before: the share of worlds
 won (undecided counted as lost) and the middle of its range. It prints the
 log loss, the Brier score and a calibration table of the held-out chances.
 With ``--fit`` it then fits on every deal and prints the weights for
-``spider_vision/hint/chance.py``.
+``spider_vision/hint/chance.py``. With ``--shipped`` it fits nothing and
+measures the weights the library ships on every recorded hint instead: how
+the chance a player is shown holds up on new deals or another hint budget.
 
     python3 bench/play.py --deals 60 --suits 1 2 4 --nodes-per-move 1000000 --record games.jsonl
     python3 bench/win_chance.py games.jsonl --folds 5 --fit
+    python3 bench/win_chance.py new-games.jsonl --shipped
 """
 
 from __future__ import annotations
@@ -127,6 +130,16 @@ def held_out(examples: Sequence[Example], folds: int, penalty: float = PENALTY) 
     return result
 
 
+def shipped(examples: Sequence[Example]) -> list[tuple[Example, float]]:
+    """Each example with the chance the shipped weights give it (none where the mode has no weights)."""
+    pairs = []
+    for example in examples:
+        chance = win_chance(example.evidence)
+        if chance is not None:
+            pairs.append((example, chance))
+    return pairs
+
+
 def calibration_table(pairs: Sequence[tuple[Example, float]]) -> list[tuple[str, int, float, float]]:
     """Per bin of chance: its label, the hints in it, their mean chance and the share in won games."""
     edges = (0.0, *BINS, 1.0)
@@ -150,6 +163,9 @@ def main() -> int:
     parser.add_argument("--folds", type=int, default=5, help="folds by deal number for the held-out figures")
     parser.add_argument("--penalty", type=float, default=PENALTY, help="L2 penalty on the weights")
     parser.add_argument("--fit", action="store_true", help="fit on every game and print the weights")
+    parser.add_argument(
+        "--shipped", action="store_true", help="measure the shipped weights on every hint instead of held-out fits"
+    )
     args = parser.parse_args()
     if args.folds < 2:
         parser.error("--folds must be at least 2")
@@ -166,11 +182,18 @@ def main() -> int:
         games = {example.deal for example in chosen}
         won = {example.deal for example in chosen if example.won}
         print(f"{mode.value} suit(s): {len(games)} games, {len(won)} won, {len(chosen)} hints")
+        if args.shipped:
+            pairs = shipped(chosen)
+            if pairs:
+                _print_measures(pairs, "model, shipped weights")
+            else:
+                print("  no shipped weights for this mode")
+            continue
         pairs = held_out(chosen, args.folds, args.penalty)
         if not pairs:
             print(f"  nothing held out: the games fall in fewer than two of the {args.folds} folds")
         else:
-            _print_measures(pairs, args.folds)
+            _print_measures(pairs, f"model, held out ({args.folds} folds by deal)")
         if args.fit:
             fitted[mode] = fit(chosen, args.penalty)
     if args.fit:
@@ -182,17 +205,17 @@ def main() -> int:
     return 0
 
 
-def _print_measures(pairs: Sequence[tuple[Example, float]], folds: int) -> None:
-    """The scores of the old estimates and the held-out model, and the model's calibration table."""
+def _print_measures(pairs: Sequence[tuple[Example, float]], model: str) -> None:
+    """The scores of the old estimates and of the model (named ``model``), and the model's calibration table."""
     print(f"  {'estimate':<36} {'log loss':>9} {'Brier':>7}")
     for name, scored in (
         ("share of worlds won (old)", [(example, raw_low(example.evidence)) for example, _ in pairs]),
         ("middle of the old range", [(example, raw_middle(example.evidence)) for example, _ in pairs]),
-        (f"model, held out ({folds} folds by deal)", pairs),
+        (model, pairs),
     ):
         result = score(scored)
         print(f"  {name:<36} {result.log_loss:>9.3f} {result.brier:>7.3f}")
-    print(f"  {'held-out chance':>16} {'hints':>6} {'mean chance':>12} {'in games won':>13}")
+    print(f"  {'chance':>16} {'hints':>6} {'mean chance':>12} {'in games won':>13}")
     for label, count, mean, share in calibration_table(pairs):
         print(f"  {label:>16} {count:>6} {mean:>12.1%} {share:>13.1%}")
 

@@ -80,3 +80,20 @@ def test_load_names_the_line_that_is_not_a_game(tmp_path: Path) -> None:
     path.write_text('{"deal": 1}\n', encoding="utf-8")
     with pytest.raises(ValueError, match=r"games.jsonl:1: not a game record"):
         win_chance_bench.load([path])
+
+
+@pytest.mark.parametrize(
+    ("evidence", "expected"),
+    [
+        (EstimateEvidence(SuitMode.TWO, 8, 0, 0, 20, 2, 1), 0.0),
+        (EstimateEvidence(SuitMode.TWO, 0, 0, 0, 20, 2, 1), None),
+    ],
+)
+def test_shipped_gives_the_library_chance_and_skips_hints_without_one(
+    evidence: EstimateEvidence, expected: float | None
+) -> None:
+    hopeful = Example(1, EstimateEvidence(SuitMode.TWO, 8, 6, 1, 10, 1, 3), True)
+    pairs = win_chance_bench.shipped([hopeful, Example(2, evidence, False)])
+    chances = [chance for _, chance in pairs]
+    assert 0.5 < chances[0] < 1.0
+    assert chances[1:] == ([] if expected is None else [expected])
