@@ -50,19 +50,24 @@ class Example:
 
 
 def load(paths: Sequence[Path]) -> list[Example]:
-    """The hints of every game in the ``--record`` files, later records of a game replacing earlier ones."""
-    games: dict[tuple[int, int], dict[str, object]] = {}
-    for path in paths:
+    """The hints of every game in the ``--record`` files.
+
+    Within a file a later record of a game replaces an earlier one (a rerun
+    appends); the same game in two files (two hint budgets, say) is kept
+    twice, under its one deal number, so both land in the same fold.
+    """
+    games: dict[tuple[int, int, int], dict[str, object]] = {}
+    for file_index, path in enumerate(paths):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
             try:
                 game = json.loads(line)
-                games[(int(game["suits"]), int(game["deal"]))] = game
+                games[(int(game["suits"]), int(game["deal"]), file_index)] = game
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}:{number}: not a game record ({error})") from None
     examples = []
-    for (suits, deal), game in sorted(games.items()):
+    for (suits, deal, _), game in sorted(games.items()):
         mode = SuitMode(suits)
         for row in game["evidence"]:  # type: ignore[union-attr]
             examples.append(Example(deal, EstimateEvidence.from_row(mode, row), bool(game["won"])))

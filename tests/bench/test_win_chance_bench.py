@@ -97,3 +97,12 @@ def test_shipped_gives_the_library_chance_and_skips_hints_without_one(
     chances = [chance for _, chance in pairs]
     assert 0.5 < chances[0] < 1.0
     assert chances[1:] == ([] if expected is None else [expected])
+
+
+def test_load_keeps_a_game_recorded_in_two_files(tmp_path: Path) -> None:
+    paths = [tmp_path / "fast.jsonl", tmp_path / "slow.jsonl"]
+    for path, won in zip(paths, (False, True)):
+        game = {"deal": 7, "suits": 1, "won": won, "ending": "won", "evidence": [[8, 4, 4, 20, 2, 0]]}
+        path.write_text(json.dumps(game) + "\n", encoding="utf-8")
+    examples = win_chance_bench.load(paths)
+    assert [(example.deal, example.won) for example in examples] == [(7, False), (7, True)]
