@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
 import time
 from pathlib import Path
@@ -30,7 +31,7 @@ from spider_vision.hint.appraisal import appraise_moves  # noqa: E402
 def position_after(deal: int, suits: int, moves: int, hint_nodes: int) -> tuple[Position, list[str]]:
     """The true position after the hint engine played ``moves`` moves of ``deal``, and the moves it played."""
     game = Game(deal_position(deal, SuitMode(suits)))
-    session = HintSession(HintLimits(nodes_per_move=hint_nodes))
+    session = HintSession(HintLimits(movetime=math.inf, nodes_per_move=hint_nodes))
     played = []
     while game.moves_made < moves:
         advice = session.hint(game.position.observed())

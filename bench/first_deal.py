@@ -21,6 +21,7 @@ noisy than a win rate. Policies:
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import statistics
 import sys
@@ -57,7 +58,9 @@ def play_to_first_deal(deal: int, suits: int, policy: str, nodes_per_move: int,
                        plan_iterations: int = CHANCE_ITERATIONS) -> FirstDeal:
     """Play ``deal`` with ``policy`` until the policy deals or has nothing left to do."""
     game = Game(deal_position(deal, SuitMode(suits)))
-    limits = HintLimits(nodes_per_move=nodes_per_move, plan_iterations=plan_iterations if policy == "chance" else 0)
+    limits = HintLimits(
+        movetime=math.inf, nodes_per_move=nodes_per_move, plan_iterations=plan_iterations if policy == "chance" else 0
+    )
     session = HintSession(limits)
     seen: set[str] = set()
     while game.moves_made < MOVE_CAP:

@@ -19,7 +19,14 @@ the hidden cards are worth: the engine's sampled worlds are then drawn with
 the true face-down cards (``face-down``; the stock is still drawn at random)
 or the whole true deal (``all``), the ceiling of the method, never a hint.
 
-    python3 bench/play.py --deals 30 --suits 1 2 4 --movetime 0.5 --jobs 2
+The hints are budgeted as the library budgets them (``HINT_POSITIONS`` a
+hint, ``--movetime`` the time limit); ``--nodes-per-move`` alone
+counts positions only, so the games are the same on any machine and under
+any load; ``--count-seconds`` counts seconds instead (``--movetime`` a hint
+on average), as hints did before stop 74.
+
+    python3 bench/play.py --deals 30 --suits 1 2 4 --jobs 2
+    python3 bench/play.py --deals 30 --suits 2 --nodes-per-move 1000000 --jobs 2
 """
 
 from __future__ import annotations
@@ -217,18 +224,42 @@ def _run(task: tuple[int, int, HintLimits, str]) -> GameResult:
     return play_game(*task)
 
 
+def _limits(args: argparse.Namespace) -> HintLimits:
+    """The hint budget the options ask for (see the module's docstring)."""
+    default = HintLimits()
+    if args.count_seconds:
+        movetime, nodes = (default.movetime if args.movetime is None else args.movetime), None
+    elif args.nodes_per_move is not None:
+        movetime, nodes = (math.inf if args.movetime is None else args.movetime), args.nodes_per_move
+    else:
+        movetime, nodes = (default.movetime if args.movetime is None else args.movetime), default.nodes_per_move
+    return HintLimits(
+        movetime=movetime, samples=args.samples, nodes_per_move=nodes,
+        first_width=args.first_width, plan_iterations=args.plan_iterations,
+    )
+
+
 def main() -> int:
     """Run the games and print one line per suit mode."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=30, help="play deals 1..N (default 30)")
     parser.add_argument("--first", type=int, default=1, help="first deal number (default 1)")
     parser.add_argument("--suits", type=int, nargs="+", default=[1, 2, 4], choices=[1, 2, 4])
-    parser.add_argument("--movetime", type=float, default=0.5, help="seconds per hint")
+    parser.add_argument(
+        "--movetime", type=float, default=None,
+        help=f"a hint's time limit in seconds (default {HintLimits().movetime}; none with --nodes-per-move "
+        "alone); with --count-seconds, the seconds a hint takes on average",
+    )
     parser.add_argument("--samples", type=int, default=HintLimits().samples)
     parser.add_argument(
         "--nodes-per-move", type=int, default=None,
-        help="budget each hint in positions searched instead of seconds: the games are then the "
-        "same on any machine and under any load (the CPU time per move is printed to compare)",
+        help=f"positions a hint searches on average (default {HintLimits().nodes_per_move}); alone, with no "
+        "time limit: the games are then the same on any machine and under any load (the CPU time per move "
+        "is printed to compare)",
+    )
+    parser.add_argument(
+        "--count-seconds", action="store_true",
+        help="budget each hint in seconds (--movetime on average) instead of positions",
     )
     parser.add_argument(
         "--first-width", type=int, default=HintLimits().first_width,
@@ -255,14 +286,17 @@ def main() -> int:
         "hidden cards are worth, never a hint (default none)",
     )
     args = parser.parse_args()
+    if args.count_seconds and args.nodes_per_move is not None:
+        parser.error("--count-seconds and --nodes-per-move are two budgets: give one")
     try:
-        limits = HintLimits(
-            movetime=args.movetime, samples=args.samples, nodes_per_move=args.nodes_per_move,
-            first_width=args.first_width, plan_iterations=args.plan_iterations,
-        )
+        limits = _limits(args)
     except HintLimitsError as error:
         parser.error(str(error))
-    budget = f"{args.nodes_per_move} positions" if args.nodes_per_move else f"movetime {args.movetime}s"
+    if limits.nodes_per_move is None:
+        budget = f"movetime {limits.movetime}s"
+    else:
+        ceiling = "" if math.isinf(limits.movetime) else f" (time limit {limits.movetime}s)"
+        budget = f"{limits.nodes_per_move} positions{ceiling}"
     print(
         f"hint engine: {budget} per move, {args.samples} samples, first beam {args.first_width}, "
         f"plan {args.plan_iterations} iterations; "

@@ -15,7 +15,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "engine",
         help="answer hint requests on stdin, one per line (see README)",
         description="Read requests from stdin, one per line (position <SPN>, seen <card> ..., "
-        "go movetime <ms>, newgame, isready, quit) and answer on stdout.",
+        "go [nodes <n>] [movetime <ms>], newgame, isready, quit) and answer on stdout.",
     )
     parser.set_defaults(run=run)
 

@@ -24,7 +24,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         type=whole_number_arg(1, "milliseconds"),
         default=500,
         metavar="MS",
-        help="thinking time (500)",
+        help="time limit (500): the hint searches a million positions, fewer if the limit comes first",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the sampled worlds (0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

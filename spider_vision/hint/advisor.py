@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import random
 import time
 from collections import Counter
@@ -52,7 +53,7 @@ from spider_vision.solver import SolveLimits, SolveResult, native_available, sol
 from spider_vision.solver.solving import FIRST_WIDTH, explore, plan_under_chance
 
 __all__ = [
-    "MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "WorldSampler", "hint", "plan_move",
+    "HINT_POSITIONS", "MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "WorldSampler", "hint", "plan_move",
 ]
 
 logger = logging.getLogger(__name__)
@@ -69,6 +70,12 @@ and fewer on two-suit deals 181..300 (55 against 65; ``docs/hints.md``, stops 71
 is off until it earns its time."""
 PLAN_SHARE = 0.5
 """The most of a hint's budget (``movetime`` or ``nodes_per_move``) the tree search may take."""
+HINT_POSITIONS = 1_000_000
+"""Positions a hint searches on average by default (banked like time). A longer search plays worse,
+not better: on two-suit deals 1..60, hints under a half-second limit (about 2.5 million positions
+each with the native core of stop 73) won 37 games, hints of one million positions 45 (10 deals won
+only with the million, 2 only with the half second; ``docs/hints.md``, stop 74). One million takes
+about 0.2 s of one core."""
 MAX_SAMPLES = 256
 """Most worlds a hint may keep: each is dealt before the search starts, so a huge number would outlast
 any move time."""
@@ -88,12 +95,17 @@ class HintLimitsError(SpiderError):
 class HintLimits:
     """How much work a hint may do.
 
-    ``movetime`` is the mean wall time per hint in seconds: a session banks
-    the time that cheap hints leave unused and lets a later hint spend up to
-    ``bank_limit`` times ``movetime``. ``samples`` is the number of worlds
-    kept. ``nodes_per_move``, when set, counts the budget (bank included) in
-    positions searched instead of seconds: hints are then the same on any
-    machine and under any load, which is what a benchmark wants.
+    The budget is counted in positions searched, ``nodes_per_move`` a hint
+    on average (``HINT_POSITIONS``): a session banks what cheap hints leave
+    unused and lets a later hint spend up to ``bank_limit`` times as much.
+    ``movetime`` is then a time limit for a slow machine: a hint stops after
+    ``movetime`` seconds, or as many times that as the positions it may
+    spend are times ``nodes_per_move``. With ``movetime=math.inf`` hints are
+    the same on any machine and under any load, which is what a benchmark
+    wants. With
+    ``nodes_per_move=None`` the budget is counted in seconds instead:
+    ``movetime`` is then the mean wall time per hint, banked the same way.
+    ``samples`` is the number of worlds kept.
     ``first_width`` is the solver's first beam in each world: a narrow one
     solves easy worlds in fewer positions (two suits, first beam 10: a
     quarter of the positions, 0.21 instead of 0.26 CPU s a hint) but did not
@@ -107,7 +119,7 @@ class HintLimits:
     alternatives: int = 3
     search_share: float = 0.3
     bank_limit: float = 4.0
-    nodes_per_move: int | None = None
+    nodes_per_move: int | None = HINT_POSITIONS
     first_width: int = FIRST_WIDTH
     plan_iterations: int = PLAN_ITERATIONS
     seed: int = 0
@@ -206,6 +218,7 @@ class HintSession:
     _worlds: list[World] = field(default_factory=list)
     _rng: random.Random | None = None
     _nodes_spent: int = 0
+    _ceiling: float = math.inf
     _stalled: int = 0
     _last_progress: tuple[int, int, int] | None = None
 
@@ -270,6 +283,9 @@ class HintSession:
         tie_plan = None if stalled else leading
         budget = self._budget()
         allowed = min(budget + self._banked, budget * self.limits.bank_limit)
+        if self.limits.nodes_per_move is not None:
+            # A hint that may spend banked positions may take as many times its time limit.
+            self._ceiling = started + self.limits.movetime * allowed / budget
         # The worlds vote on every move left; only the fallback, which has no line to follow,
         # keeps to positions not seen before.
         by_text = {str(move): move for move in moves}
@@ -460,7 +476,13 @@ class HintSession:
         most = remaining if whole else allowed * self.limits.search_share
         share = max(min(remaining / searches_left, most), smallest)
         if self.limits.nodes_per_move is not None:
-            return SolveLimits(seconds=None, nodes=int(share), first_width=self.limits.first_width)
+            # Counted in positions, the hint still stops at its ceiling in seconds.
+            wall = self._ceiling - time.perf_counter()
+            if math.isinf(wall):
+                return SolveLimits(seconds=None, nodes=int(share), first_width=self.limits.first_width)
+            if wall <= 0.004 * self.limits.movetime:
+                return None
+            return SolveLimits(seconds=wall, nodes=int(share), first_width=self.limits.first_width)
         return SolveLimits(seconds=share, first_width=self.limits.first_width)
 
 

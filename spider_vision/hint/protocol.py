@@ -5,8 +5,10 @@ lines; the command line does the reading and writing. Requests:
 
 * ``position <SPN>``: the observed position (hidden cards as counts);
 * ``seen <card> ...``: cards known to have been face up earlier (optional);
-* ``go [movetime <ms>] [samples <k>] [seed <n>]``: answers ``info`` lines,
-  then ``bestmove <move>`` (``bestmove none`` when there is no move);
+* ``go [nodes <n>] [movetime <ms>] [samples <k>] [seed <n>]``: answers
+  ``info`` lines, then ``bestmove <move>`` (``bestmove none`` when there is
+  no move); ``nodes`` is the positions a hint searches on average (banked),
+  ``movetime`` its time limit;
 * ``newgame``: forget the game so far; ``isready``: answers ``readyok``;
   ``quit``: ends the session.
 
@@ -23,7 +25,7 @@ from spider_vision.hint.knowledge import Knowledge
 
 __all__ = ["EngineProtocol", "format_hint"]
 
-_GO_OPTIONS = {"movetime", "samples", "seed"}
+_GO_OPTIONS = {"nodes", "movetime", "samples", "seed"}
 
 
 @dataclass
@@ -84,13 +86,15 @@ class EngineProtocol:
             return ["error no position yet: send position <SPN> first"]
         limits = self.limits
         if len(words) % 2:
-            return ["error go takes pairs: go movetime <ms> [samples <k>] [seed <n>]"]
+            return ["error go takes pairs: go [nodes <n>] [movetime <ms>] [samples <k>] [seed <n>]"]
         for name, value in zip(words[::2], words[1::2]):
             if name not in _GO_OPTIONS or not value.isdigit():
-                return [f"error go option '{name} {value}': use movetime <ms>, samples <k>, seed <n>"]
+                return [f"error go option '{name} {value}': use nodes <n>, movetime <ms>, samples <k>, seed <n>"]
             number = int(value)
             try:
-                if name == "movetime":
+                if name == "nodes":
+                    limits = replace(limits, nodes_per_move=number)
+                elif name == "movetime":
                     limits = replace(limits, movetime=max(number, 1) / 1000)
                 elif name == "samples":
                     limits = replace(limits, samples=max(number, 1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import math
 import random
 from collections import Counter
 
@@ -98,3 +100,23 @@ def test_a_game_with_worlds_that_peek_is_played_to_its_end() -> None:
     result = play.play_game(2, 1, HintLimits(samples=2, nodes_per_move=15000), peek="face-down")
     assert result.ending in {"won", "lost", "stuck", "resigned", "move cap"}
     assert result.moves > 20 and result.hints >= result.moves
+
+
+@pytest.mark.parametrize(
+    ("options", "movetime", "nodes"),
+    [
+        ({}, 0.5, 1_000_000),
+        ({"movetime": 0.2}, 0.2, 1_000_000),
+        ({"nodes_per_move": 5000}, math.inf, 5000),
+        ({"nodes_per_move": 5000, "movetime": 0.2}, 0.2, 5000),
+        ({"count_seconds": True}, 0.5, None),
+        ({"count_seconds": True, "movetime": 0.3}, 0.3, None),
+    ],
+)
+def test_the_budget_options_make_the_limits_they_say(options: dict, movetime: float, nodes: int | None) -> None:
+    args = argparse.Namespace(
+        **{"movetime": None, "nodes_per_move": None, "count_seconds": False, "samples": 8, "first_width": 50,
+           "plan_iterations": 0, **options}
+    )
+    limits = play._limits(args)
+    assert (limits.movetime, limits.nodes_per_move) == (movetime, nodes)

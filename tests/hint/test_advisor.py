@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -20,9 +21,9 @@ from spider_vision.hint import (
     hint,
 )
 from spider_vision.hint.tactics import tactical_score
-from spider_vision.solver import SolveLimits, SolveResult
+from spider_vision.solver import SolveLimits, SolveResult, native_available
 
-FAST = HintLimits(samples=3, nodes_per_move=10000, seed=11)
+FAST = HintLimits(movetime=math.inf, samples=3, nodes_per_move=10000, seed=11)
 CHANCE_PLAN = replace(FAST, nodes_per_move=20000, plan_iterations=100)
 """The plan under chance, with room left for the worlds."""
 
@@ -303,7 +304,7 @@ def test_the_estimate_counts_undecided_worlds_apart(
 
 
 def test_a_search_that_decides_no_world_gives_no_estimate() -> None:
-    advice = hint(deal_position(5, 4), limits=HintLimits(samples=2, nodes_per_move=2000, seed=3))
+    advice = hint(deal_position(5, 4), limits=HintLimits(movetime=math.inf, samples=2, nodes_per_move=2000, seed=3))
     assert advice.samples > 0 and advice.undecided == advice.samples
     assert advice.win_estimate is None
     assert advice.win_chance is not None
@@ -352,3 +353,17 @@ def test_worlds_are_drawn_by_the_session_sampler_from_what_a_player_knows(deal: 
     advice = HintSession(FAST, sampler=sampler).hint(real)
     assert shown and advice.samples <= len(shown) <= FAST.samples
     assert all(position == real.observed() for position in shown)
+
+
+@pytest.mark.skipif(not native_available(), reason="the plan alone takes seconds without the compiled core")
+@pytest.mark.parametrize("ceiling", [0.1, 0.3])
+def test_a_hint_counted_in_positions_stops_at_its_ceiling_in_seconds(ceiling: float) -> None:
+    limits = HintLimits(movetime=ceiling, samples=8, nodes_per_move=10**9, seed=2)
+    advice = hint(deal_position(5, 4), limits=limits)
+    assert advice.move is not None
+    assert advice.seconds < ceiling + 0.25
+
+
+def test_hints_are_counted_in_positions_by_default() -> None:
+    assert HintLimits().nodes_per_move == advisor.HINT_POSITIONS
+    assert HintLimits().movetime < math.inf

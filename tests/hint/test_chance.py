@@ -58,6 +58,6 @@ def test_the_shipped_model_rises_with_the_worlds_won(mode: SuitMode) -> None:
 
 def test_a_hint_carries_the_chance_of_its_evidence() -> None:
     position = deal_position(7, 1)
-    advice = hint(position, limits=HintLimits(samples=3, nodes_per_move=20000, seed=1))
+    advice = hint(position, limits=HintLimits(movetime=math.inf, samples=3, nodes_per_move=20000, seed=1))
     expected = win_chance(EstimateEvidence.of(position.observed(), advice.samples, advice.wins, advice.undecided))
     assert advice.win_chance == expected is not None

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from spider_vision.engine import deal_position, legal_moves, parse_move
-from spider_vision.hint import HintLimits
+from spider_vision.hint import HintLimits, advisor
 from spider_vision.hint.protocol import EngineProtocol
 
 START = deal_position(3, 2).observed().spn()
-FAST = HintLimits(samples=2, nodes_per_move=6000)
+FAST = HintLimits(movetime=math.inf, samples=2, nodes_per_move=6000)
 
 
 @pytest.mark.parametrize(
@@ -45,7 +47,8 @@ def test_go_answers_info_then_a_legal_bestmove() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad_go", ["go movetime", "go movetime fast", "go depth 3", "go samples -1", "go samples 99999999 movetime 10"]
+    "bad_go",
+    ["go movetime", "go movetime fast", "go depth 3", "go samples -1", "go samples 99999999 movetime 10", "go nodes 0"],
 )
 def test_bad_go_is_an_error_and_the_engine_keeps_running(bad_go: str) -> None:
     protocol = EngineProtocol(FAST)
@@ -80,3 +83,13 @@ def test_quit_and_newgame() -> None:
     assert protocol.handle("") == []
     protocol.handle("quit")
     assert protocol.finished
+
+
+@pytest.mark.parametrize("nodes", [3000, 8000])
+def test_go_nodes_budgets_the_hint_in_positions(nodes: int) -> None:
+    protocol = EngineProtocol(HintLimits(movetime=2.0, samples=2, nodes_per_move=10**8))
+    protocol.handle(f"position {START}")
+    answers = protocol.handle(f"go nodes {nodes} seed 2")
+    fields = dict(zip(answers[0].split()[1::2], answers[0].split()[2::2]))
+    assert answers[-1].split()[0] == "bestmove"
+    assert int(fields["nodes"]) <= advisor.PLAN_NODES + advisor.HintLimits().bank_limit * nodes
