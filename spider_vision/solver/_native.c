@@ -30,6 +30,16 @@
 enum { W_DOWN, W_BREAK, W_SEMI, W_SUITED, W_EMPTY, W_REMOVED, NWEIGHTS };
 #define MAX_SETS 8
 #define NBUCKETS 6 /* a beam's groups: 0 to 5 stock deals left */
+/* Swap two growable arrays of T with their capacities. */
+#define SWAP_BUFFERS(T, a, cap_a, b, cap_b) \
+    do {                                    \
+        T *swap_ = (a);                     \
+        size_t swap_cap_ = (cap_a);         \
+        (a) = (b);                          \
+        (cap_a) = (cap_b);                  \
+        (b) = swap_;                        \
+        (cap_b) = swap_cap_;                \
+    } while (0)
 
 typedef struct {
     uint8_t cards[NCARDS];
@@ -619,14 +629,7 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
                 start += count[b];
             }
             for (k = 0; k < ctx->ncands; k++) ctx->spare[at[ctx->cands[k].bucket]++] = ctx->cands[k];
-            {
-                Cand *tmp = ctx->cands;
-                size_t tcap = ctx->capcands;
-                ctx->cands = ctx->spare;
-                ctx->capcands = ctx->capspare;
-                ctx->spare = tmp;
-                ctx->capspare = tcap;
-            }
+            SWAP_BUFFERS(Cand, ctx->cands, ctx->capcands, ctx->spare, ctx->capspare);
             for (b = NBUCKETS - 1, start = 0; b >= 0; b--) {
                 Cand *group = ctx->cands + start;
                 kept[b] = count[b];
@@ -653,14 +656,7 @@ static int beam_run(Ctx *ctx, const Pos *root, long width, int prune, int *trunc
                 start += count[b];
             }
         }
-        {
-            Node *tmp = ctx->layer;
-            size_t tcap = ctx->caplayer;
-            ctx->layer = ctx->next;
-            ctx->caplayer = ctx->capnext;
-            ctx->next = tmp;
-            ctx->capnext = tcap;
-        }
+        SWAP_BUFFERS(Node, ctx->layer, ctx->caplayer, ctx->next, ctx->capnext);
         nlayer = nnext;
     }
 }
