@@ -53,7 +53,8 @@ from spider_vision.solver import SolveLimits, SolveResult, native_available, sol
 from spider_vision.solver.solving import FIRST_WIDTH, explore, plan_under_chance
 
 __all__ = [
-    "HINT_POSITIONS", "MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "WorldSampler", "hint", "plan_move",
+    "HINT_POSITIONS", "MAX_SAMPLES", "Hint", "HintLimits", "HintLimitsError", "HintSession", "WorldSampler", "hint",
+    "plan_move",
 ]
 
 logger = logging.getLogger(__name__)
@@ -102,10 +103,9 @@ class HintLimits:
     ``movetime`` seconds, or as many times that as the positions it may
     spend are times ``nodes_per_move``. With ``movetime=math.inf`` hints are
     the same on any machine and under any load, which is what a benchmark
-    wants. With
-    ``nodes_per_move=None`` the budget is counted in seconds instead:
-    ``movetime`` is then the mean wall time per hint, banked the same way.
-    ``samples`` is the number of worlds kept.
+    wants. With ``nodes_per_move=None`` the budget is counted in seconds
+    instead: ``movetime`` is then the mean wall time per hint, banked the
+    same way. ``samples`` is the number of worlds kept.
     ``first_width`` is the solver's first beam in each world: a narrow one
     solves easy worlds in fewer positions (two suits, first beam 10: a
     quarter of the positions, 0.21 instead of 0.26 CPU s a hint) but did not
