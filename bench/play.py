@@ -228,11 +228,13 @@ def _limits(args: argparse.Namespace) -> HintLimits:
     """The hint budget the options ask for (see the module's docstring)."""
     default = HintLimits()
     if args.count_seconds:
-        movetime, nodes = (default.movetime if args.movetime is None else args.movetime), None
+        nodes, movetime = None, default.movetime
     elif args.nodes_per_move is not None:
-        movetime, nodes = (math.inf if args.movetime is None else args.movetime), args.nodes_per_move
+        nodes, movetime = args.nodes_per_move, math.inf
     else:
-        movetime, nodes = (default.movetime if args.movetime is None else args.movetime), default.nodes_per_move
+        nodes, movetime = default.nodes_per_move, default.movetime
+    if args.movetime is not None:
+        movetime = args.movetime
     return HintLimits(
         movetime=movetime, samples=args.samples, nodes_per_move=nodes,
         first_width=args.first_width, plan_iterations=args.plan_iterations,

@@ -77,6 +77,8 @@ not better: on two-suit deals 1..60, hints under a half-second limit (about 2.5 
 each with the native core of stop 73) won 37 games, hints of one million positions 45 (10 deals won
 only with the million, 2 only with the half second; ``docs/hints.md``, stop 74). One million takes
 about 0.2 s of one core."""
+SMALLEST_SEARCH = 0.004
+"""The least share of a hint's budget (positions or seconds) worth starting one more search with."""
 MAX_SAMPLES = 256
 """Most worlds a hint may keep: each is dealt before the search starts, so a huge number would outlast
 any move time."""
@@ -469,21 +471,19 @@ class HintSession:
         time included, so that a hard world gets a longer look when cheap hints
         saved time for it; with ``whole`` it may take all that is left.
         """
-        smallest = self._budget() * 0.004
+        smallest = self._budget() * SMALLEST_SEARCH
         remaining = deadline - self._clock()
         if remaining <= smallest:
             return None
         most = remaining if whole else allowed * self.limits.search_share
         share = max(min(remaining / searches_left, most), smallest)
-        if self.limits.nodes_per_move is not None:
-            # Counted in positions, the hint still stops at its ceiling in seconds.
-            wall = self._ceiling - time.perf_counter()
-            if math.isinf(wall):
-                return SolveLimits(seconds=None, nodes=int(share), first_width=self.limits.first_width)
-            if wall <= 0.004 * self.limits.movetime:
-                return None
-            return SolveLimits(seconds=wall, nodes=int(share), first_width=self.limits.first_width)
-        return SolveLimits(seconds=share, first_width=self.limits.first_width)
+        if self.limits.nodes_per_move is None:
+            return SolveLimits(seconds=share, first_width=self.limits.first_width)
+        # Counted in positions, the hint still stops at its ceiling in seconds.
+        wall = None if math.isinf(self._ceiling) else self._ceiling - time.perf_counter()
+        if wall is not None and wall <= SMALLEST_SEARCH * self.limits.movetime:
+            return None
+        return SolveLimits(seconds=wall, nodes=int(share), first_width=self.limits.first_width)
 
 
 def hint(position: Position, seen: tuple[Card, ...] = (), limits: HintLimits = HintLimits()) -> Hint:
