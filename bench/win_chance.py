@@ -8,13 +8,16 @@ in both), against the raw estimates the hint gave before: the share of worlds
 won (undecided counted as lost) and the middle of its range. It prints the
 log loss, the Brier score and a calibration table of the held-out chances.
 With ``--fit`` it then fits on every deal and prints the weights for
-``spider_vision/hint/chance.py``. With ``--shipped`` it fits nothing and
+``spider_vision/hint/chance.py``. With ``--fit-also`` older records (another
+engine, say) join every fit but are never measured, so the figures say
+whether they help on the games measured. With ``--shipped`` it fits nothing and
 measures the weights the library ships on every recorded hint instead: how
 the chance a player is shown holds up on new deals or another hint budget.
 
     python3 bench/play.py --deals 60 --suits 1 2 4 --nodes-per-move 1000000 --record games.jsonl
     python3 bench/win_chance.py games.jsonl --folds 5 --fit
     python3 bench/win_chance.py new-games.jsonl --shipped
+    python3 bench/win_chance.py new-games.jsonl --fit-also games.jsonl --folds 5
 """
 
 from __future__ import annotations
@@ -42,22 +45,28 @@ PENALTY = 1.0
 
 @dataclass(frozen=True)
 class Example:
-    """One hint of a recorded game and whether that game was won."""
+    """One hint of a recorded game and whether that game was won.
+
+    ``record`` tells apart one deal's games in several files; an example not
+    ``measured`` only helps fit (``--fit-also``).
+    """
 
     deal: int
     evidence: EstimateEvidence
     won: bool
+    record: int = 0
+    measured: bool = True
 
 
-def load(paths: Sequence[Path]) -> list[Example]:
-    """The hints of every game in the ``--record`` files.
+def load(paths: Sequence[Path], fit_only: Sequence[Path] = ()) -> list[Example]:
+    """The hints of every game in the ``--record`` files, those of ``fit_only`` marked not measured.
 
     Within a file a later record of a game replaces an earlier one (a rerun
     appends); the same game in two files (two hint budgets, say) is kept
     twice, under its one deal number, so both land in the same fold.
     """
     games: dict[tuple[int, int, int], dict[str, object]] = {}
-    for file_index, path in enumerate(paths):
+    for file_index, path in enumerate([*paths, *fit_only]):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
@@ -67,10 +76,12 @@ def load(paths: Sequence[Path]) -> list[Example]:
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}:{number}: not a game record ({error})") from None
     examples = []
-    for (suits, deal, _), game in sorted(games.items()):
+    for (suits, deal, file_index), game in sorted(games.items()):
         mode = SuitMode(suits)
+        measured = file_index < len(paths)
         for row in game["evidence"]:  # type: ignore[union-attr]
-            examples.append(Example(deal, EstimateEvidence.from_row(mode, row), bool(game["won"])))
+            evidence = EstimateEvidence.from_row(mode, row)
+            examples.append(Example(deal, evidence, bool(game["won"]), file_index, measured))
     return examples
 
 
@@ -122,11 +133,11 @@ def score(pairs: Sequence[tuple[Example, float]]) -> Score:
 
 
 def held_out(examples: Sequence[Example], folds: int, penalty: float = PENALTY) -> list[tuple[Example, float]]:
-    """Each example with the chance a model fitted without its fold gives it (folds by deal number)."""
+    """Each measured example with the chance a model fitted without its fold gives it (folds by deal number)."""
     result = []
     for fold in range(folds):
         train = [example for example in examples if example.deal % folds != fold]
-        test = [example for example in examples if example.deal % folds == fold]
+        test = [example for example in examples if example.deal % folds == fold and example.measured]
         if not train or not test:
             continue
         mode = test[0].evidence.mode
@@ -136,9 +147,9 @@ def held_out(examples: Sequence[Example], folds: int, penalty: float = PENALTY) 
 
 
 def shipped(examples: Sequence[Example]) -> list[tuple[Example, float]]:
-    """Each example with the chance the shipped weights give it (none where the mode has no weights)."""
+    """Each measured example with the chance the shipped weights give it (none where the mode has no weights)."""
     pairs = []
-    for example in examples:
+    for example in (example for example in examples if example.measured):
         chance = win_chance(example.evidence)
         if chance is not None:
             pairs.append((example, chance))
@@ -169,13 +180,19 @@ def main() -> int:
     parser.add_argument("--penalty", type=float, default=PENALTY, help="L2 penalty on the weights")
     parser.add_argument("--fit", action="store_true", help="fit on every game and print the weights")
     parser.add_argument(
+        "--fit-also", type=Path, nargs="+", default=[], metavar="RECORDS",
+        help="more recorded games that join every fit but are not measured",
+    )
+    parser.add_argument(
         "--shipped", action="store_true", help="measure the shipped weights on every hint instead of held-out fits"
     )
     args = parser.parse_args()
     if args.folds < 2:
         parser.error("--folds must be at least 2")
+    if args.shipped and args.fit_also:
+        parser.error("--shipped fits nothing, so --fit-also has no use with it")
     try:
-        examples = load(args.records)
+        examples = load(args.records, args.fit_also)
     except (OSError, ValueError) as error:
         print(f"win_chance: {error}", file=sys.stderr)
         return 2
@@ -184,9 +201,14 @@ def main() -> int:
         chosen = [example for example in examples if example.evidence.mode is mode]
         if not chosen:
             continue
-        games = {example.deal for example in chosen}
-        won = {example.deal for example in chosen if example.won}
-        print(f"{mode.value} suit(s): {len(games)} games, {len(won)} won, {len(chosen)} hints")
+        measured = [example for example in chosen if example.measured]
+        if not measured:
+            continue
+        games = {(example.deal, example.record) for example in measured}
+        won = {(example.deal, example.record) for example in measured if example.won}
+        extra = len(chosen) - len(measured)
+        also = f" (and {extra} only to fit)" if extra else ""
+        print(f"{mode.value} suit(s): {len(games)} games, {len(won)} won, {len(measured)} hints{also}")
         if args.shipped:
             pairs = shipped(chosen)
             if pairs:

@@ -106,3 +106,26 @@ def test_load_keeps_a_game_recorded_in_two_files(tmp_path: Path) -> None:
         path.write_text(json.dumps(game) + "\n", encoding="utf-8")
     examples = win_chance_bench.load(paths)
     assert [(example.deal, example.won) for example in examples] == [(7, False), (7, True)]
+
+
+def test_games_only_to_fit_join_the_fits_but_are_never_measured(tmp_path: Path) -> None:
+    measured, fit_only = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    row = [8, 4, 4, 20, 2, 0]
+    measured.write_text(
+        "".join(json.dumps({"deal": deal, "suits": 2, "won": deal % 2 == 0, "evidence": [row]}) + "\n" for deal in (1, 2)),
+        encoding="utf-8",
+    )
+    fit_only.write_text(
+        "".join(json.dumps({"deal": deal, "suits": 2, "won": True, "evidence": [row] * 50}) + "\n" for deal in (1, 2)),
+        encoding="utf-8",
+    )
+    examples = win_chance_bench.load([measured], [fit_only])
+    assert [(example.deal, example.record, example.measured) for example in examples[:3]] == [
+        (1, 0, True), (1, 1, False), (1, 1, False)
+    ]
+    pairs = win_chance_bench.held_out(examples, 2)
+    assert [(example.deal, example.won) for example, _ in pairs] == [(2, True), (1, False)]
+    alone = win_chance_bench.held_out([example for example in examples if example.measured], 2)
+    # Fitted with 50 won games of the other deal's fold, both measured hints are given a higher chance.
+    assert all(joint > solo for (_, joint), (_, solo) in zip(pairs, alone, strict=True))
+    assert [example.deal for example, _ in win_chance_bench.shipped(examples)] == [1, 2]
