@@ -30,11 +30,14 @@ FEATURE_NAMES = (
 
 WIN_CHANCE_WEIGHTS: dict[SuitMode, tuple[float, ...]] = {
     SuitMode.ONE: (1.255, 0.536, 3.838, -8.057, 5.608, 2.050),
-    SuitMode.TWO: (-3.969, 0.728, 4.979, -1.684, 0.488, 1.267),
-    SuitMode.FOUR: (-3.855, 3.231, 2.374, -3.543, 2.304, 2.778),
+    SuitMode.TWO: (-3.181, 1.499, 4.992, -6.567, 4.363, 5.203),
+    SuitMode.FOUR: (-2.061, 2.929, 1.631, -9.272, 5.765, 2.448),
 }
 """Logistic weights per suit mode, in the order of ``FEATURE_NAMES``: ``bench/win_chance.py --fit`` on
-deals 1..60 of each mode played by ``bench/play.py --nodes-per-move 1000000 --record`` (4 December)."""
+deals 1..60 of each mode played by ``bench/play.py --nodes-per-move 1000000 --record``, two and four
+suits by the engine of 7 December (``bench/data/hint-games-2026-12-07.jsonl``), one suit by that of
+4 December (``bench/data/hint-games-1-60.jsonl``): on 7 December's one-suit games those weights
+scored better than weights fitted on them, held out (log loss 0.065 against 0.079)."""
 
 
 @dataclass(frozen=True)
@@ -86,8 +89,9 @@ def win_chance(evidence: EstimateEvidence, weights: dict[SuitMode, tuple[float, 
     if model is None or evidence.samples == 0:
         return None
     if evidence.wins + evidence.undecided == 0:
-        # Every world proved lost: none of the 1490 such hints of the fitted games (60 / 488 / 942 in
-        # 1 / 2 / 4 suits) came in a game then won, and one suit loses too few games for the model
+        # Every world proved lost: none of the 1490 such hints of 4 December's games (60 / 488 / 942 in
+        # 1 / 2 / 4 suits), nor of the 1366 of 7 December's (51 / 360 / 955), came in a game then
+        # won, and one suit loses too few games for the model
         # to learn it (it gave them up to 58%).
         return 0.0
     logit = sum(weight * value for weight, value in zip(model, evidence.features(), strict=True))
