@@ -58,10 +58,16 @@ _KENNARD_INDEX_REGION = {False: (0.155, 0.30), True: (0.255, 0.46)}
 
 @dataclass(frozen=True)
 class Face:
-    """One card face: a BGRA sprite and its top corner index boxes (u0, v0, u1, v1), top-left first."""
+    """One card face: a BGRA sprite and its top corner index boxes (u0, v0, u1, v1), top-left first.
+
+    ``suit_pip`` is the box of the top-left index's suit pip, the part of the
+    index that tells the suit: a cascade that covers it leaves a four-suit card
+    that no picture alone can name.
+    """
 
     image: np.ndarray
     indices: tuple[tuple[float, float, float, float], ...]
+    suit_pip: tuple[float, float, float, float] | None = None
 
     @property
     def ink(self) -> tuple[int, int, int]:
@@ -144,7 +150,8 @@ class KennardDeck(Deck):
             if image is None:
                 raise FileNotFoundError(f"card art missing: {path}")
             image = _opaque_white_card(image)
-            self._cache[card] = Face(image, (_ink_box(image, self._region),))
+            index = _ink_box(image, self._region)
+            self._cache[card] = Face(image, (index,), _lowest_ink_rows(image, index))
         return self._cache[card]
 
 
@@ -177,6 +184,23 @@ def _ink_box(image: np.ndarray, region: tuple[float, float]) -> tuple[float, flo
     if x0 is math.inf:
         raise ValueError("no corner index found on a card sprite")
     return (x0 / width, y0 / height, x1 / width, y1 / height)
+
+
+def _lowest_ink_rows(image: np.ndarray, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The box of the ink below the widest blank band of rows in ``box`` (an index's suit pip under its rank)."""
+    height, width = image.shape[:2]
+    top, left = int(box[1] * height), int(box[0] * width)
+    crop = image[top : int(math.ceil(box[3] * height)), left : int(math.ceil(box[2] * width))]
+    bgr = crop[..., :3].astype(np.int16)
+    ink = (crop[..., 3] > 128) & ((bgr.min(axis=2) < 170) | ((bgr.max(axis=2) - bgr.min(axis=2)) > 80))
+    rows = np.flatnonzero(ink.any(axis=1))
+    if len(rows) < 2:
+        return box
+    gaps = np.diff(rows)
+    start = int(rows[int(gaps.argmax()) + 1]) if gaps.max() > 1 else int(rows[0])
+    columns = np.flatnonzero(ink[start:].any(axis=0))
+    return (float(left + columns[0]) / width, float(top + start) / height, float(left + columns[-1] + 1) / width,
+            float(box[3]))
 
 
 # --- procedural decks ----------------------------------------------------------------
@@ -401,10 +425,11 @@ class ProceduralDeck(Deck):
         painter = QtGui.QPainter(image)
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
         ink = QtGui.QColor(*design.colours[card.suit][::-1])
-        indices = [self._draw_index(painter, card, ink, mirrored=False)]
-        self._index_right = indices[0][2] * width
+        first, pip = self._draw_index(painter, card, ink, mirrored=False)
+        indices = [first]
+        self._index_right = first[2] * width
         if design.both_corners:
-            indices.append(self._draw_index(painter, card, ink, mirrored=True))
+            indices.append(self._draw_index(painter, card, ink, mirrored=True)[0])
         # The bottom corners repeat the index rotated by 180 degrees.
         painter.save()
         painter.translate(width, height)
@@ -427,7 +452,7 @@ class ProceduralDeck(Deck):
         buffer[..., 3] = alpha
         edge = cv2.morphologyEx(alpha, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
         buffer[..., :3] = np.minimum(buffer[..., :3], (255 - (edge[..., None] * 0.35)).astype(np.uint8))
-        return Face(buffer, tuple(indices))
+        return Face(buffer, tuple(indices), pip)
 
     def _text_path(self, text: str) -> QPainterPath:
         QtCore, QtGui = _qt()
@@ -438,8 +463,8 @@ class ProceduralDeck(Deck):
         return path
 
     def _draw_index(self, painter: QPainter, card: Card, ink: QColor, *,
-                    mirrored: bool) -> tuple[float, float, float, float]:
-        """Draw rank over suit in the top-left (or top-right) corner; return its box."""
+                    mirrored: bool) -> tuple[tuple[float, float, float, float], tuple[float, float, float, float]]:
+        """Draw rank over suit in the top-left (or top-right) corner; return its box and its suit pip's."""
         QtCore, QtGui = _qt()
         design = self.design
         width, height = CARD_WIDTH_PX, CARD_HEIGHT_PX
@@ -481,7 +506,9 @@ class ProceduralDeck(Deck):
         right = max(rect.right() + pad, x0 + (box_w + suit_w) / 2)
         top = rect.top() - pad
         bottom = suit_top + suit_h
-        return (left / width, top / height, right / width, bottom / height)
+        pip_left = x0 + (box_w - suit_w) / 2
+        return ((left / width, top / height, right / width, bottom / height),
+                (pip_left / width, suit_top / height, (pip_left + suit_w) / width, bottom / height))
 
     def _draw_pip(self, painter: QPainter, suit: str, ink: QColor, x: float, y: float, w: float, h: float,
                   flip: bool = False) -> None:

@@ -388,6 +388,15 @@ def _cast_shadow(canvas: np.ndarray, card: PlacedCard, homography: np.ndarray, s
     roi[:] = cv2.multiply(roi, cv2.merge([shade, shade, shade]), scale=1 / 255.0)
 
 
+def _placed(box: tuple[float, float, float, float], matrix: np.ndarray, camera: Camera) -> np.ndarray:
+    """A card-relative box (u0, v0, u1, v1) as a densified quad in output pixels, ``matrix`` taking card
+    pixels to the undistorted picture."""
+    u0, v0, u1, v1 = box
+    corners = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]]) * [CARD_WIDTH_PX, CARD_HEIGHT_PX]
+    homogeneous = np.column_stack([corners, np.ones(4)]) @ matrix.T
+    return camera.distort_points(_densify(homogeneous[:, :2] / homogeneous[:, 2:3], 3))
+
+
 def _truth(cards: Sequence[PlacedCard], projected: np.ndarray, faces: dict[int, Face], camera: Camera,
            hands: Sequence[Hand]) -> tuple[CardTruth, ...]:
     """Ground truth in output pixels for every card (bottom to top)."""
@@ -402,14 +411,9 @@ def _truth(cards: Sequence[PlacedCard], projected: np.ndarray, faces: dict[int, 
     index_quads: dict[int, list[np.ndarray]] = {}
     for number, face in faces.items():
         matrix = camera.homography @ _card_matrix(cards[number].corners)
-        quads_here = []
-        for (u0, v0, u1, v1) in face.indices:
-            corners = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]]) * [CARD_WIDTH_PX, CARD_HEIGHT_PX]
-            homogeneous = np.column_stack([corners, np.ones(4)]) @ matrix.T
-            canvas_points = homogeneous[:, :2] / homogeneous[:, 2:3]
-            quads_here.append(camera.distort_points(_densify(canvas_points, 3)))
-        index_quads[number] = quads_here
-        probes[number] = quads_here
+        index_quads[number] = [_placed(box, matrix, camera) for box in face.indices]
+        # The suit pip's share comes last among the probes.
+        probes[number] = index_quads[number] + ([_placed(face.suit_pip, matrix, camera)] if face.suit_pip else [])
     visible = visible_parts(shapes, hand_covers, (camera.width, camera.height), probes)
     truth = []
     for number, card in enumerate(cards):
@@ -422,6 +426,7 @@ def _truth(cards: Sequence[PlacedCard], projected: np.ndarray, faces: dict[int, 
                 index_box=(*map(float, first.min(axis=0)), *map(float, first.max(axis=0))),
                 index_quad=tuple((round(float(x), 2), round(float(y), 2)) for x, y in first[::3]),
                 index_visible=fractions[0],
+                suit_visible=fractions[-1] if faces[number].suit_pip else 0.0,
             )
             if len(quads_here) > 1:
                 second = quads_here[1]

@@ -42,7 +42,9 @@ class CardTruth:
     axis-aligned box (x0, y0, x1, y1) of the top-left corner index (``None``
     for a face-down card) and ``index_visible`` the fraction of it that shows.
     Decks that print the index in both top corners also give
-    ``second_index_box`` and ``second_index_visible``.
+    ``second_index_box`` and ``second_index_visible``. ``suit_visible`` is the
+    fraction of the top-left index's suit pip that shows: where a cascade
+    covers the pip, a four-suit card's suit cannot be read from the picture.
     """
 
     pile: str
@@ -58,6 +60,7 @@ class CardTruth:
     index_visible: float = 0.0
     second_index_box: Box | None = None
     second_index_visible: float = 0.0
+    suit_visible: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -74,6 +77,7 @@ class CardTruth:
             data["index_box"] = [round(v, 2) for v in self.index_box]
             data["index_quad"] = [list(p) for p in self.index_quad]
             data["index_visible"] = round(self.index_visible, 4)
+            data["suit_visible"] = round(self.suit_visible, 4)
         if self.second_index_box is not None:
             data["second_index_box"] = [round(v, 2) for v in self.second_index_box]
             data["second_index_visible"] = round(self.second_index_visible, 4)
@@ -99,6 +103,7 @@ class CardTruth:
             index_visible=float(data.get("index_visible", 0.0)),
             second_index_box=box("second_index_box"),
             second_index_visible=float(data.get("second_index_visible", 0.0)),
+            suit_visible=float(data.get("suit_visible", 0.0)),
         )
 
 

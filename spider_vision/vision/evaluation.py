@@ -4,7 +4,9 @@ Readable cards are face-up cards whose corner index shows at least
 ``MIN_INDEX_VISIBLE``; those whose index shows at least ``WHOLE_INDEX``
 are counted apart as well, because the next card of a column often hides
 the suit pip of a half-covered index, and then no picture alone can tell
-spades from clubs (the tracker knows them from earlier frames). Predicted
+spades from clubs (the tracker knows them from earlier frames). So are
+those whose suit pip shows at least ``SUIT_SHOWN``: the cards a person
+could name from the picture in any suit mode. Predicted
 cards are paired one to one with truth cards whose index centre is within
 half an index height of their own, as many as can be, then nearest
 (``match_indices``). An uncertain or missed card counts as wrong. A position
@@ -34,12 +36,14 @@ from spider_vision.vision.layout import Layout
 from spider_vision.vision.reading import CardReading, TableReading
 
 __all__ = [
-    "CARD_HEIGHTS", "INDEX_SHOWN", "MIN_INDEX_VISIBLE", "OUTCOMES", "WHOLE_INDEX", "match_indices", "missed", "score",
-    "summarise",
+    "CARD_HEIGHTS", "INDEX_SHOWN", "MIN_INDEX_VISIBLE", "OUTCOMES", "SUIT_SHOWN", "WHOLE_INDEX", "match_indices",
+    "missed", "score", "summarise",
 ]
 
 MIN_INDEX_VISIBLE = 0.3
 WHOLE_INDEX = 0.9
+SUIT_SHOWN = 0.5
+"""Share of its suit pip a card must show to count as one whose suit the picture tells (in four suits)."""
 CARD_HEIGHTS = (50, 65, 80, 100, 130)
 """Bounds (pixels) of the card-height bands that ``summarise`` gives accuracies for."""
 INDEX_SHOWN = (MIN_INDEX_VISIBLE, 0.5, 0.7, WHOLE_INDEX)
@@ -85,10 +89,11 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     ``hands`` is the number of hands the picture shows."""
     truth_cards = [c for c in cards if c.face_up and c.index_quad and c.index_visible >= MIN_INDEX_VISIBLE]
     whole = [card.index_visible >= WHOLE_INDEX for card in truth_cards]
+    suit_shown = [card.suit_visible >= SUIT_SHOWN for card in truth_cards]
     counts = {"readable": len(truth_cards), "found": 0, "correct": 0, "uncertain": 0, "columns": 0,
               "down_correct": 0, "full_view": 0, "exact": 0, "failed": 0,
               "readable_whole": sum(whole), "correct_whole": 0, "clear_view": 0, "exact_clear": 0,
-              "shown_view": 0, "exact_shown": 0}
+              "shown_view": 0, "exact_shown": 0, "readable_suit_shown": sum(suit_shown), "correct_suit_shown": 0}
     bands = [_height_band(card) for card in truth_cards]
     for band in bands:
         counts[f"readable_band{band}"] = counts.get(f"readable_band{band}", 0) + 1
@@ -116,6 +121,7 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
         elif OUTCOMES[outcomes[t]] == "right":
             counts["correct"] += 1
             counts["correct_whole"] += whole[t]
+            counts["correct_suit_shown"] += suit_shown[t]
             counts[f"correct_band{bands[t]}"] = counts.get(f"correct_band{bands[t]}", 0) + 1
     # Face-down count of each tableau column, through the column's lowest face-up card.
     for lowest, _ in lowest_face_up(cards).values():
@@ -260,6 +266,8 @@ def summarise(total: dict[str, int], scenes: int) -> dict[str, Any]:
         "card_accuracy_whole_index": total.get("correct_whole", 0) / max(total.get("readable_whole", 0), 1),
         "card_accuracy_covered_index": (total.get("correct", 0) - total.get("correct_whole", 0))
         / max(readable - total.get("readable_whole", 0), 1),
+        "card_accuracy_suit_shown": total.get("correct_suit_shown", 0) / max(total.get("readable_suit_shown", 0), 1),
+        "suit_hidden_share": (total.get("readable", 0) - total.get("readable_suit_shown", 0)) / readable,
         "accuracy_of_found": total.get("correct", 0) / max(total.get("found", 0), 1),
         "uncertain_rate": total.get("uncertain", 0) / max(total.get("found", 0), 1),
         "down_count_accuracy": total.get("down_correct", 0) / max(total.get("columns", 0), 1),

@@ -1,4 +1,5 @@
-"""Deck styles: every font loads, and the further-font decks stay out of random scenes."""
+"""Deck styles: every font loads, the further-font decks stay out of random scenes, and each index's
+suit pip is found under its rank."""
 
 from __future__ import annotations
 
@@ -31,6 +32,19 @@ def test_extra_decks_are_apart_from_the_scene_styles() -> None:
     extra = set(extra_style_names())
     assert extra and not extra & set(style_names())
     assert all(random_scene(seed, 320, 180).deck not in extra for seed in range(200))
+
+
+@pytest.mark.parametrize("name", ["kennard-2color", "kennard-4color-bf", "proc-4", "proc-44", "extra-7"])
+@pytest.mark.parametrize("card", ["Ts", "Qh", "Ad", "7c"])
+def test_the_suit_pip_is_the_foot_of_the_index(name: str, card: str) -> None:
+    """The pip box spans the index's lower part: under the rank, inside the index, down to its bottom."""
+    face = deck_for(name).face(Card.parse(card))
+    assert face.suit_pip is not None
+    u0, v0, u1, v1 = face.indices[0]
+    p0, q0, p1, q1 = face.suit_pip
+    assert u0 - 1e-6 <= p0 < p1 <= u1 + 1e-6
+    assert q1 == pytest.approx(v1)
+    assert 0.4 < (q0 - v0) / (v1 - v0) < 0.8
 
 
 @pytest.mark.parametrize("name", ["extra-x", "extra-", "proc-x"])

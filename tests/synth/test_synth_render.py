@@ -152,9 +152,11 @@ def test_visible_fractions_follow_the_cascade() -> None:
             assert card.visible_fraction == pytest.approx(1.0, abs=0.03)
             if card.face_up:
                 assert card.index_visible == pytest.approx(1.0, abs=0.02)
+                assert card.suit_visible == pytest.approx(1.0, abs=0.02)
         elif card.face_up:
             assert 0.3 * 0.8 < card.visible_fraction < 0.3 * 1.25
             assert card.index_visible > 0.95  # the index sits in the top 22% of a Kennard card
+            assert card.suit_visible > 0.95
         else:
             assert 0.08 * 0.7 < card.visible_fraction < 0.08 * 1.35
             assert card.index_box is None
@@ -168,8 +170,10 @@ def test_tight_cascade_hides_part_of_the_index() -> None:
     covered = [card for card in rendering.cards if card.pile == "tableau" and card.face_up
                and card.index < len(position.columns[card.column]) - 1]
     assert covered
-    # The big-index style prints down to about 42% of the height; a 15% step hides most of it.
+    # The big-index style prints down to about 42% of the height, its suit pip from 27%: a 15% step hides
+    # most of the index and all of the pip.
     assert all(card.index_visible < 0.6 for card in covered)
+    assert all(card.suit_visible < 0.05 for card in covered)
 
 
 def test_hands_hide_cards() -> None:

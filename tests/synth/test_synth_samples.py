@@ -55,6 +55,7 @@ def test_still_is_reproducible(sample) -> None:
         if "index_box" in old:
             assert np.allclose(new["index_box"], old["index_box"], atol=0.05)
             assert new["index_visible"] == pytest.approx(old["index_visible"], abs=0.02)
+            assert new["suit_visible"] == pytest.approx(old["suit_visible"], abs=0.02)
     ok, data = cv2.imencode(".jpg", rendering.image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     again = cv2.imdecode(data, cv2.IMREAD_COLOR).astype(np.int16)
     committed = cv2.imread(str(FOLDER / f"{sample.name}.jpg")).astype(np.int16)

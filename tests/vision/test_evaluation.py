@@ -13,12 +13,13 @@ from spider_vision.vision.evaluation import match_indices, score, summarise
 from spider_vision.vision.reading import CardReading, TableReading
 
 
-def _truth(column: int, card: str, visible: float, height: float = 110.0) -> CardTruth:
+def _truth(column: int, card: str, visible: float, height: float = 110.0, suit: float | None = None) -> CardTruth:
     x, y = 100.0 * column, 0.0
     quad = ((x, y), (x + 80, y), (x + 80, y + height), (x, y + height))
     index = ((x + 2, y + 2), (x + 14, y + 2), (x + 14, y + 32), (x + 2, y + 32))
     return CardTruth("tableau", column, 0, parse_card(card), True, quad, quad, 1.0,
-                     index_box=(x + 2, y + 2, x + 14, y + 32), index_quad=index, index_visible=visible)
+                     index_box=(x + 2, y + 2, x + 14, y + 32), index_quad=index, index_visible=visible,
+                     suit_visible=visible if suit is None else suit)
 
 
 def _read(column: int, card: str | None) -> CardReading:
@@ -45,6 +46,24 @@ def test_whole_and_half_covered_indices_are_scored_apart(reads: list[str | None]
     assert figures["card_accuracy_whole_index"] == whole
     assert figures["card_accuracy_covered_index"] == covered
     assert figures["card_accuracy"] == (whole + covered) / 2
+
+
+@pytest.mark.parametrize(
+    ("reads", "shown", "hidden_share"),
+    [
+        (["Ks", "5h", "9c"], 1.0, 1 / 3),  # all right
+        (["Ks", "5h", "9s"], 1.0, 1 / 3),  # the card whose pip is hidden misread within its colour
+        (["Ks", "5d", "9c"], 0.5, 1 / 3),  # a card whose pip shows misread
+        (["Ks", None, "9c"], 0.5, 1 / 3),  # ... or reported uncertain
+    ],
+)
+def test_cards_whose_suit_pip_shows_are_scored_apart(reads: list[str | None], shown: float,
+                                                     hidden_share: float) -> None:
+    truth = [_truth(0, "Ks", 1.0), _truth(1, "5h", 0.8, suit=0.6), _truth(2, "9c", 0.6, suit=0.1)]
+    reading = TableReading(tuple(_read(k, card) for k, card in enumerate(reads)), None, (), 4, (1000, 200))
+    figures = summarise(score(reading, truth, "- - - 4", False), 1)
+    assert figures["card_accuracy_suit_shown"] == shown
+    assert figures["suit_hidden_share"] == pytest.approx(hidden_share)
 
 
 @pytest.mark.parametrize(
