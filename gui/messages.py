@@ -65,6 +65,9 @@ def reading_warning(text: str) -> Warning:
     if "off the picture" in lowered:
         return Warning("framing", "caution", "Part of the table is outside the picture", text.split(": ")[0],
                        "Move the camera back or aim it at the middle of the table.")
+    if "hides the suit" in lowered:
+        return Warning("framing", "caution", "Cards lie too close to read their suits", text.split(": ")[0],
+                       "Spread the columns so that about a quarter of each card shows.")
     if "nine columns' places" in lowered:
         return Warning("view", "caution", "Column a or j is empty, or out of the picture", "",
                        "Keep the whole row in the picture; an empty end column keeps the letter it had "

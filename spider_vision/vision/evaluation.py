@@ -6,7 +6,9 @@ are counted apart as well, because the next card of a column often hides
 the suit pip of a half-covered index, and then no picture alone can tell
 spades from clubs (the tracker knows them from earlier frames). So are
 those whose suit pip shows at least ``SUIT_SHOWN``: the cards a person
-could name from the picture in any suit mode. Predicted
+could name from the picture in any suit mode; the pipeline's own estimate
+of each card's pip shown is scored against the truth's, and on four-suit
+tables whether it warned of a cascade hiding ``HIDDEN_SUITS`` suits or more. Predicted
 cards are paired one to one with truth cards whose index centre is within
 half an index height of their own, as many as can be, then nearest
 (``match_indices``). An uncertain or missed card counts as wrong. A position
@@ -32,6 +34,7 @@ import numpy as np
 from spider_vision.engine import Position
 from spider_vision.synth.truth import CardTruth, lowest_face_up
 from spider_vision.vision.detect import Detections
+from spider_vision.vision.framing import HIDDEN_SUITS, HIDDEN_SUITS_PHRASE, SUIT_SHOWN
 from spider_vision.vision.layout import Layout
 from spider_vision.vision.reading import CardReading, TableReading
 
@@ -42,8 +45,6 @@ __all__ = [
 
 MIN_INDEX_VISIBLE = 0.3
 WHOLE_INDEX = 0.9
-SUIT_SHOWN = 0.5
-"""Share of its suit pip a card must show to count as one whose suit the picture tells (in four suits)."""
 CARD_HEIGHTS = (50, 65, 80, 100, 130)
 """Bounds (pixels) of the card-height bands that ``summarise`` gives accuracies for."""
 INDEX_SHOWN = (MIN_INDEX_VISIBLE, 0.5, 0.7, WHOLE_INDEX)
@@ -116,6 +117,11 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
                                [predicted[match[t]] if t in match else None for t in range(len(truth_cards))])
     for t in match:
         counts["found"] += 1
+        # The pipeline's own estimate of the pip shown, against the truth's.
+        hidden = (not suit_shown[t], predicted[match[t]].suit_shown < SUIT_SHOWN)
+        counts["pip_hidden"] = counts.get("pip_hidden", 0) + hidden[0]
+        counts["pip_hidden_estimated"] = counts.get("pip_hidden_estimated", 0) + hidden[1]
+        counts["pip_hidden_both"] = counts.get("pip_hidden_both", 0) + (hidden[0] and hidden[1])
         if OUTCOMES[outcomes[t]] == "uncertain":
             counts["uncertain"] += 1
         elif OUTCOMES[outcomes[t]] == "right":
@@ -131,6 +137,12 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
         counts["columns"] += 1
         if predicted[k].index == lowest.index:
             counts["down_correct"] += 1
+    if spn.split(" ")[-1] == "4":
+        # Tables whose cascade hides suits, and whether the reading warned of it (``hidden_suit_warnings``).
+        warned = any(HIDDEN_SUITS_PHRASE in warning for warning in reading.warnings)
+        key = "hiding" if len(truth_cards) - sum(suit_shown) >= HIDDEN_SUITS else "showing"
+        counts[f"four_suit_{key}"] = 1
+        counts[f"four_suit_{key}_warned"] = int(warned)
     if full_view:
         truth = _tableau(Position.from_spn(spn).observed().spn())
         if reading.position is not None and _tableau(reading.position) == truth:
@@ -268,6 +280,11 @@ def summarise(total: dict[str, int], scenes: int) -> dict[str, Any]:
         / max(readable - total.get("readable_whole", 0), 1),
         "card_accuracy_suit_shown": total.get("correct_suit_shown", 0) / max(total.get("readable_suit_shown", 0), 1),
         "suit_hidden_share": (total.get("readable", 0) - total.get("readable_suit_shown", 0)) / readable,
+        "pip_hidden_recall": total.get("pip_hidden_both", 0) / max(total.get("pip_hidden", 0), 1),
+        "pip_hidden_precision": total.get("pip_hidden_both", 0) / max(total.get("pip_hidden_estimated", 0), 1),
+        "hidden_suits_warned": {
+            kind: [int(total.get(f"four_suit_{kind}_warned", 0)), int(total.get(f"four_suit_{kind}", 0))]
+            for kind in ("hiding", "showing")},
         "accuracy_of_found": total.get("correct", 0) / max(total.get("found", 0), 1),
         "uncertain_rate": total.get("uncertain", 0) / max(total.get("found", 0), 1),
         "down_count_accuracy": total.get("down_correct", 0) / max(total.get("columns", 0), 1),

@@ -13,7 +13,8 @@ index read as well; each column's sequence prior; the face-down counter on
 the strip above each column's lowest face-up card, and where the counts
 make no card total Spider allows, up to three peaks likely to be no card (a
 card found twice, a pip, the edge of a face-down card) left out when that
-makes one; the rules filter; the SPN. A
+makes one; the rules filter; in four suits, a warning where the cascade is
+laid so tight that the next card hides cards' suit pips; the SPN. A
 table that shows about one card a column and hardly any face-down card is
 read again the other way up.
 Partial views and layouts that are not Spider keep their cards and lose the
@@ -39,7 +40,7 @@ from spider_vision.vision.completed import drop_completed_runs, runs_in_sight
 from spider_vision.vision.corners import drop_second_indices
 from spider_vision.vision.detect import Detections, detect_cards, table_roll
 from spider_vision.vision.errors import BadPictureError, NoCardsError, NotAnImageError
-from spider_vision.vision.framing import framing_warnings
+from spider_vision.vision.framing import framing_warnings, hidden_suit_warnings
 from spider_vision.vision.geometry import STRIP_CROP, corner_crop, strip_crop
 from spider_vision.vision.hidden import Reads, find_hidden_tops
 from spider_vision.vision.layout import Layout, group_columns
@@ -63,6 +64,9 @@ good light has a mean of 30 and cards at 170)."""
 TOO_BRIGHT = 235.0
 """The mean grey above which a picture is washed out."""
 TOO_BLURRED = 12.0
+PIP_SHARE = 0.36
+"""The share of a corner index's height that its suit pip takes, at its foot (0.34-0.38 on the Kennard
+decks, 0.25-0.5 on the procedural ones)."""
 UPSIDE_DOWN_COLUMNS = 5
 """Columns a table must show before it is read again the other way up (``_may_be_upside_down``)."""
 
@@ -210,6 +214,7 @@ def _read_detections(image: np.ndarray, models: Models, detections: Detections, 
         warnings.append(f"suit mode {mode} inferred from the suits seen; pass --suits to fix it")
     cards, rule_warnings = apply_rules(cards, mode, known)
     warnings.extend(rule_warnings)
+    warnings.extend(hidden_suit_warnings(cards, mode))
     position = None
     if not layout.full and layout.places == 9:
         warnings.append(f"the {len(layout.columns)} pile(s) found take nine columns' places in a row: column a "
@@ -282,7 +287,7 @@ def _cards(detections: Detections, layout: Layout, probabilities: np.ndarray, em
             following = column[position + 1] if position + 1 < len(column) else None
             cover = None if following is None else (points[following, 1] - points[i, 1]) / height
             cards.append(_face_up(detections, i, letter, down + position, quads[i], cover,
-                                  probabilities[i], embeddings[i]))
+                                  probabilities[i], embeddings[i], height))
             placed.add(i)
     for i in range(len(detections)):
         if i not in placed:
@@ -291,10 +296,22 @@ def _cards(detections: Detections, layout: Layout, probabilities: np.ndarray, em
 
 
 def _face_up(detections: Detections, i: int, letter: int | None, index: int, quad: np.ndarray,
-             cover: float | None, probabilities: np.ndarray, embedding: np.ndarray) -> CardReading:
+             cover: float | None, probabilities: np.ndarray, embedding: np.ndarray,
+             height: float = 1.0) -> CardReading:
     box = _index_box(detections.centres[i], detections.rights[i], detections.downs[i], detections.index_sizes[i])
+    shown = 1.0 if cover is None else _suit_shown(detections, i, cover * height)
     return CardReading(letter, index, True, None, float(probabilities.max()), quad, _visible_part(quad, cover),
-                       box, probabilities, embedding, float(detections.scores[i]))
+                       box, probabilities, embedding, float(detections.scores[i]), shown)
+
+
+def _suit_shown(detections: Detections, i: int, step: float) -> float:
+    """The share of detection ``i``'s suit pip (the foot of its corner index) above the next card's top
+    edge, ``step`` pixels down the column from its own."""
+    down = detections.downs[i] / max(float(np.linalg.norm(detections.downs[i])), 1e-9)
+    index_height = float(detections.index_sizes[i][1])
+    bottom = float((detections.centres[i] - detections.origins[i]) @ down) + index_height / 2
+    pip = max(PIP_SHARE * index_height, 1e-9)
+    return float(np.clip((step - (bottom - pip)) / pip, 0.0, 1.0))
 
 
 def calibrate(image: np.ndarray, models: Models, cards: list[Card]) -> Calibration:

@@ -40,7 +40,10 @@ class CardReading:
     folded in. Coordinates are in
     the input picture's pixels: ``quad`` the whole card (top-left, top-right,
     bottom-right, bottom-left), ``polygon`` the part that shows, ``index_box``
-    the corner index (x, y, w, h).
+    the corner index (x, y, w, h). ``suit_shown`` is the share of the corner
+    index's suit pip that the next card of the column leaves in sight, as
+    the card's frame and the cascade's step put it (1 for a card nothing
+    covers): under a half, a four-suit card's suit can only be guessed.
     """
 
     column: int | None
@@ -54,6 +57,7 @@ class CardReading:
     probabilities: np.ndarray | None = field(default=None, repr=False, compare=False)
     embedding: np.ndarray | None = field(default=None, repr=False, compare=False)
     detection_score: float = 1.0
+    suit_shown: float = 1.0
 
     def with_(self, **changes: Any) -> CardReading:
         return replace(self, **changes)

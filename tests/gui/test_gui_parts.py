@@ -129,6 +129,8 @@ def test_every_action_has_a_shortcut_and_every_control_a_name(window) -> None:
      "65 px): move the camera closer or raise its resolution", "framing", "about 41 px tall"),
     ("columns c, i run off the picture, so cards past the edge cannot be seen: move the camera back or aim it "
      "at the middle of the table", "framing", "Move the camera back"),
+    ("in columns c, f the next card hides the suit of 3 cards, so their suits are guesses: spread the cascade "
+     "so that about a quarter of each card shows", "framing", "Spread the columns"),
 ])
 def test_reading_warnings_in_a_players_words(text, key, words) -> None:
     from gui.messages import reading_warning

@@ -67,6 +67,26 @@ def test_cards_whose_suit_pip_shows_are_scored_apart(reads: list[str | None], sh
 
 
 @pytest.mark.parametrize(
+    ("estimates", "warning", "recall", "precision", "warned"),
+    [
+        ([1.0, 0.2, 0.1, 0.0], "in columns b, c, d the next card hides the suit of 3 cards", 1.0, 1.0,
+         {"hiding": [1, 1], "showing": [0, 0]}),
+        ([0.3, 0.2, 0.9, 0.9], "", 1 / 3, 0.5, {"hiding": [0, 1], "showing": [0, 0]}),
+    ],
+)
+def test_the_pipeline_s_own_estimate_of_hidden_pips_is_scored(estimates: list[float], warning: str, recall: float,
+                                                              precision: float, warned: dict[str, list[int]]) -> None:
+    truth = [_truth(0, "Ks", 1.0), _truth(1, "5h", 0.6, suit=0.2), _truth(2, "9c", 0.5, suit=0.0),
+             _truth(3, "Jd", 0.4, suit=0.0)]
+    names = ["Ks", "5h", "9c", "Jd"]
+    reads = tuple(_read(k, card).with_(suit_shown=shown) for k, (card, shown) in enumerate(zip(names, estimates)))
+    reading = TableReading(reads, None, (warning,) if warning else (), 4, (1000, 200))
+    figures = summarise(score(reading, truth, "- - - 4", False), 1)
+    assert figures["pip_hidden_recall"] == recall and figures["pip_hidden_precision"] == precision
+    assert figures["hidden_suits_warned"] == warned
+
+
+@pytest.mark.parametrize(
     ("read", "outcome"),
     [("9s", "right"), (None, "uncertain"), ("8s", "rank wrong"), ("8c", "rank wrong"), ("9c", "suit wrong")],
 )

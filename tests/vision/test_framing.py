@@ -1,4 +1,4 @@
-"""Framing warnings: cards too small to read reliably, columns that run off the picture."""
+"""Framing warnings: cards too small to read reliably, columns that run off the picture, suits hidden."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from spider_vision.vision.detect import Detections
-from spider_vision.vision.framing import SMALL_CARD, framing_warnings, is_framing
+from spider_vision.vision.framing import SMALL_CARD, framing_warnings, hidden_suit_warnings, is_framing
 from spider_vision.vision.layout import group_columns
+from spider_vision.vision.reading import CardReading
 
 
 def _table(card_height: float, piles: list[int], top: float = 10.0) -> tuple[Detections, tuple[int, int]]:
@@ -61,3 +62,28 @@ def test_a_column_wholly_off_the_picture_is_warned_of(shift: float, expected: li
     assert len(warnings) == len(expected)
     for warning, phrase in zip(warnings, expected):
         assert phrase in warning and is_framing(warning)
+
+
+def _shown(column: int | None, suit_shown: float) -> CardReading:
+    quad = np.zeros((4, 2))
+    return CardReading(column, 0, True, None, 0.9, quad, quad, suit_shown=suit_shown)
+
+
+@pytest.mark.parametrize(
+    ("suits", "cards", "expected"),
+    [
+        (4, [(2, 0.1), (2, 0.3), (5, 0.0), (5, 1.0)], "in columns c, f the next card hides the suit of 3 cards"),
+        (4, [(7, 0.2), (7, 0.45), (7, 0.0), (7, 0.3)], "in column h the next card hides the suit of 4 cards"),
+        (4, [(7, 0.2), (7, 0.6), (3, 0.1), (None, 0.0)], None),  # two hidden pips in the columns are not enough
+        (2, [(2, 0.1), (2, 0.3), (5, 0.0)], None),  # the colour tells spades from hearts
+        (4, [(1, 0.9)] * 5, None),
+    ],
+)
+def test_hidden_suits_are_warned_of_in_four_suits(suits: int, cards: list[tuple[int | None, float]],
+                                                 expected: str | None) -> None:
+    warnings = hidden_suit_warnings([_shown(column, shown) for column, shown in cards], suits)
+    if expected is None:
+        assert warnings == []
+    else:
+        assert len(warnings) == 1 and warnings[0].startswith(expected) and is_framing(warnings[0])
+        assert "spread the cascade" in warnings[0]

@@ -11,11 +11,12 @@ import pytest
 
 from spider_vision.engine import Card, Position, deal_position
 from spider_vision.synth import random_scene, render
+from spider_vision.synth.video import random_play
 from spider_vision.synth.truth import CardTruth
 from spider_vision.vision import (BadPictureError, CalibrationError, Models, NoCardsError, NotAnImageError,
                                   TableReading, calibrate, load_image, read_table)
 from spider_vision.vision.evaluation import score, summarise
-from spider_vision.vision.framing import is_framing
+from spider_vision.vision.framing import SUIT_SHOWN, is_framing
 from spider_vision.vision.reading import class_index
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
@@ -215,6 +216,27 @@ def test_framing_warnings_tell_the_player_how_to_aim_the_camera(models: Models, 
     assert len(framing) == len(phrases), reading.warnings
     for warning, phrase in zip(framing, phrases):
         assert phrase in warning
+
+
+@pytest.mark.parametrize(("up_step", "warned"), [(0.15, True), (0.3, False)])
+def test_a_cascade_that_hides_the_suits_is_warned_of(models: Models, up_step: float, warned: bool) -> None:
+    # A four-suit game: a step of 15% of the card hides every covered card's suit pip (it lies 15-22% down a
+    # card of this deck), one of 30% shows them all.
+    steps = random_play(deal_position(14, 4), 30, seed=14)
+    scene = random_scene(14, 1280, 720, deck="kennard-2color", up_step=up_step, hands=0, tilt=5.0, roll=0.0,
+                         card_px=120.0, motion_blur=0.0, defocus=0.0, glare=0.0, fit_view=True,
+                         view_offset=(0.0, 0.0), clutter=0)
+    rendering = render(steps[-1].after, scene, 14)
+    reading = read_table(rendering.image, models, suits=4)
+    hidden = [w for w in reading.warnings if "hides the suit" in w]
+    assert len(hidden) == int(warned) and all(is_framing(w) for w in hidden), reading.warnings
+    truth = {(c.column, c.index): c.suit_visible < SUIT_SHOWN for c in rendering.cards
+             if c.pile == "tableau" and c.face_up}
+    estimates = {(c.column, c.index): c.suit_shown < SUIT_SHOWN for c in reading.cards
+                 if c.face_up and c.column is not None}
+    agree = [truth[key] == estimate for key, estimate in estimates.items() if key in truth]
+    assert len(agree) >= 0.9 * len(truth) and sum(agree) >= 0.9 * len(agree)
+    assert any(truth.values()) == warned
 
 
 @pytest.mark.parametrize("seed", [16, 26])
