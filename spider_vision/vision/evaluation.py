@@ -6,12 +6,12 @@ are counted apart as well, because the next card of a column often hides
 the suit pip of a half-covered index, and then no picture alone can tell
 spades from clubs (the tracker knows them from earlier frames). So are
 those whose suit pip shows at least ``SUIT_SHOWN``: the cards a person
-could name from the picture in any suit mode; the pipeline's own estimate
+could name from the picture in any suit mode. The pipeline's own estimate
 of each card's pip shown is scored against the truth's, and on four-suit
-tables whether it warned of a cascade hiding ``HIDDEN_SUITS`` suits or more. Predicted
-cards are paired one to one with truth cards whose index centre is within
-half an index height of their own, as many as can be, then nearest
-(``match_indices``). An uncertain or missed card counts as wrong. A position
+tables whether it warned of a cascade hiding ``HIDDEN_SUITS`` suits or
+more. Predicted cards are paired one to one with truth cards whose index
+centre is within half an index height of their own, as many as can be,
+then nearest (``match_indices``). An uncertain or missed card counts as wrong. A position
 is exact when the tableau, the stock count and the number of removed runs
 match (removed suits are guessed, so not compared); a refused picture of a
 full view counts as a full view not read exactly. Exact positions are also

@@ -32,14 +32,14 @@ CUT_MARGIN = 0.1
 """How far (of the card height) a column's last card may reach past the picture's edge unnoticed."""
 SUIT_SHOWN = 0.5
 """Share of its suit pip a card must show for its suit to be read rather than guessed within its colour.
-On the first 600 held-out tables, four-suit cards showing less were read right 78.5% of the time
-against 98.0% for the rest (``bench/vision.py``)."""
+On the first 600 held-out-seed tables of ``bench/vision.py``, four-suit cards showing less were read right
+78.5% of the time, against 98.0% for the rest."""
 HIDDEN_SUITS = 3
-"""Cards with a hidden suit pip a four-suit table must show before the player is told. The estimate of
-one card is often off (on the first 600 + 600 held-out tables it finds 82% / 83% of the hidden pips, and
-87% / 79% of those it finds are hidden); on the first 400 + 400, of the four-suit tables with none hidden
-three cards warned 1 in 80 / 1 in 66, two cards 3 and 2, and of those hiding two or more, three cards
-warned 41 of 52 / 26 of 39, two cards 43 and 26."""
+"""Cards with a hidden suit pip a four-suit table must show before the player is told: the estimate of
+one card is often off. On the first 600 + 600 held-out tables (``bench/vision.py``) the warning came on
+53 of the 71 / 34 of the 46 four-suit tables that hide three pips or more, and on 6 of 143 / 4 of 131 of
+the others; two cards, in a scratch run on the first 400 + 400, warned rightly on two or three tables
+more, and wrongly as often."""
 HIDDEN_SUITS_PHRASE = "hides the suit"
 """Words of the warning ``hidden_suit_warnings`` gives."""
 FRAMING_PHRASES = ("small in the picture", "off the picture", HIDDEN_SUITS_PHRASE)
@@ -81,7 +81,7 @@ def hidden_suit_warnings(cards: Sequence[CardReading], suits: int) -> list[str]:
 
 
 def is_framing(warning: str) -> bool:
-    """Whether a reading's warning is one of ``framing_warnings``."""
+    """Whether a reading's warning is one of ``framing_warnings`` or ``hidden_suit_warnings``."""
     return any(phrase in warning for phrase in FRAMING_PHRASES)
 
 
