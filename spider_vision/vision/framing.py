@@ -38,8 +38,8 @@ HIDDEN_SUITS = 3
 """Cards with a hidden suit pip a four-suit table must show before the player is told: the estimate of
 one card is often off. On the first 600 + 600 held-out tables (``bench/vision.py``) the warning came on
 53 of the 71 / 34 of the 46 four-suit tables that hide three pips or more, and on 6 of 143 / 4 of 131 of
-the others; two cards, in a scratch run on the first 400 + 400, warned rightly on two or three tables
-more, and wrongly as often."""
+the others; two cards, in a scratch run on the first 400 + 400, warned rightly on 2 / 0 tables more and
+wrongly on 2 / 1 more."""
 HIDDEN_SUITS_PHRASE = "hides the suit"
 """Words of the warning ``hidden_suit_warnings`` gives."""
 FRAMING_PHRASES = ("small in the picture", "off the picture", HIDDEN_SUITS_PHRASE)
