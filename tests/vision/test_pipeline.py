@@ -11,8 +11,8 @@ import pytest
 
 from spider_vision.engine import Card, Position, deal_position
 from spider_vision.synth import random_scene, render
-from spider_vision.synth.video import random_play
 from spider_vision.synth.truth import CardTruth
+from spider_vision.synth.video import random_play
 from spider_vision.vision import (BadPictureError, CalibrationError, Models, NoCardsError, NotAnImageError,
                                   TableReading, calibrate, load_image, read_table)
 from spider_vision.vision.evaluation import score, summarise
