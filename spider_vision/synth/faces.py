@@ -165,15 +165,18 @@ def _opaque_white_card(image: np.ndarray) -> np.ndarray:
     return out
 
 
+def _ink(image: np.ndarray) -> np.ndarray:
+    """Where a BGRA sprite (or part of one) is inked: opaque, and dark or strongly coloured."""
+    bgr = image[..., :3].astype(np.int16)
+    dark = bgr.min(axis=2) < 170
+    coloured = (bgr.max(axis=2) - bgr.min(axis=2)) > 80
+    return (image[..., 3] > 128) & (dark | coloured)
+
+
 def _ink_box(image: np.ndarray, region: tuple[float, float]) -> tuple[float, float, float, float]:
     """The box of the ink components lying wholly inside the top-left index region."""
     height, width = image.shape[:2]
-    bgr = image[..., :3].astype(np.int16)
-    opaque = image[..., 3] > 128
-    dark = bgr.min(axis=2) < 170
-    coloured = (bgr.max(axis=2) - bgr.min(axis=2)) > 80
-    ink = (opaque & (dark | coloured)).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(_ink(image).astype(np.uint8))
     limit_x, limit_y = region[0] * width, region[1] * height
     margin = 0.02 * width
     x0 = y0 = math.inf
@@ -190,9 +193,7 @@ def _lowest_ink_rows(image: np.ndarray, box: tuple[float, float, float, float]) 
     """The box of the ink below the widest blank band of rows in ``box`` (an index's suit pip under its rank)."""
     height, width = image.shape[:2]
     top, left = int(box[1] * height), int(box[0] * width)
-    crop = image[top : int(math.ceil(box[3] * height)), left : int(math.ceil(box[2] * width))]
-    bgr = crop[..., :3].astype(np.int16)
-    ink = (crop[..., 3] > 128) & ((bgr.min(axis=2) < 170) | ((bgr.max(axis=2) - bgr.min(axis=2)) > 80))
+    ink = _ink(image[top : int(math.ceil(box[3] * height)), left : int(math.ceil(box[2] * width))])
     rows = np.flatnonzero(ink.any(axis=1))
     if len(rows) < 2:
         return box
