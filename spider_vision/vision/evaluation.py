@@ -140,7 +140,9 @@ def score(reading: TableReading | None, cards: Sequence[CardTruth], spn: str, fu
     if spn.split(" ")[-1] == "4":
         # Tables whose cascade hides suits, and whether the reading warned of it (``hidden_suit_warnings``).
         warned = any(HIDDEN_SUITS_PHRASE in warning for warning in reading.warnings)
-        key = "hiding" if len(truth_cards) - sum(suit_shown) >= HIDDEN_SUITS else "showing"
+        # The warning counts the columns' cards, so the truth does too (not removed runs or the stock's).
+        in_columns = sum(not shown for card, shown in zip(truth_cards, suit_shown) if card.pile == "tableau")
+        key = "hiding" if in_columns >= HIDDEN_SUITS else "showing"
         counts[f"four_suit_{key}"] = 1
         counts[f"four_suit_{key}_warned"] = int(warned)
     if full_view:
