@@ -13,6 +13,8 @@ Every net takes BGR pixels 0..255 as float32 NCHW and scales them itself.
 
 from __future__ import annotations
 
+from typing import cast
+
 import torch
 from torch import nn
 
@@ -46,9 +48,10 @@ class Detector(nn.Module):
         self.fuse = nn.Sequential(nn.Conv2d(72, 32, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True))
         self.c8 = _block(32, 32)
         self.head = nn.Conv2d(32, len(DETECTOR_CHANNELS), 1)
-        nn.init.constant_(self.head.bias, 0.0)
+        bias = cast(torch.Tensor, self.head.bias)  # a Conv2d's bias unless bias=False
+        nn.init.constant_(bias, 0.0)
         with torch.no_grad():
-            self.head.bias[0] = -4.0
+            bias[0] = -4.0
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x / 127.5 - 1.0

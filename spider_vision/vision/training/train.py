@@ -8,7 +8,8 @@ thread with fixed seeds and step counts, prints held-out figures and writes
 ``detector.onnx``, ``reader.onnx``, ``reader-2.onnx`` and ``reader-3.onnx``
 (the corner reader is an ensemble of readers trained alike from other seeds),
 ``counter.onnx`` and ``counter-2.onnx`` (the face-down counter likewise) and
-``training.json``.
+``training.json``. The readers are then quantized to int8 (``quantize.py``); ``--only quantize``
+does that step alone, to the float readers in ``--out``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from spider_vision.vision.training.dataset import (
     FONT_SEEDS, SHARD, SHARD_KEYS, STYLE_SEEDS, TRAIN_SEEDS, VALID_SEEDS, generate, generate_detected, load_arrays,
 )
 from spider_vision.vision.training.nets import DETECTOR_STRIDE, REGRESSION_SCALE, Counter, Detector, Reader
+from spider_vision.vision.training.quantize import quantize_readers
 
 __all__ = ["main"]
 
@@ -296,21 +298,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector-steps", type=int, default=16000)
     parser.add_argument("--reader-steps", type=int, default=12000)
     parser.add_argument("--counter-steps", type=int, default=12000)
-    parser.add_argument("--only", choices=["detector", "reader", "counter"], default=None,
-                        help="train only one model (the reader and counter need the detector in --out)")
+    parser.add_argument("--only", choices=["detector", "reader", "counter", "quantize"], default=None,
+                        help="train only one model (the reader and counter need the detector in --out, the "
+                             "reader's int8 step the counters too), or only quantize the float readers in --out")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
+    record_path = args.out / "training.json"
+    if args.only == "quantize":
+        record = json.loads(record_path.read_text()) if record_path.exists() else {}
+        record.update(quantize_readers(args.out))
+        record_path.write_text(json.dumps(record, indent=1) + "\n")
+        return 0
     train_paths = _every_training_range(
         lambda seeds, fonts: generate(args.data, seeds, extra_fonts=fonts, shard_size=SHARD))
     valid_paths = generate(args.data, VALID_SEEDS, shard_size=SHARD)
     style_paths = generate(args.data, STYLE_SEEDS, held_out_style=True, shard_size=SHARD)
     train = load(train_paths)
     args.out.mkdir(parents=True, exist_ok=True)
-    record_path = args.out / "training.json"
     record = json.loads(record_path.read_text()) if record_path.exists() else {}
     record.update({"seed": args.seed, "train_seeds": [[seeds.start, seeds.stop] for seeds in TRAIN_SEEDS],
                    "font_seeds": [[seeds.start, seeds.stop] for seeds in FONT_SEEDS],
@@ -349,5 +357,8 @@ def main(argv: list[str] | None = None) -> int:
                 "counter", COUNTER_SEEDS, lambda rng: train_counter(train, args.counter_steps, rng), counter_file,
                 torch.zeros(2, 3, STRIP_CROP[1], STRIP_CROP[0]), ["counts"], counter_accuracy, args, held_out))
             record["counter_steps"] = args.counter_steps
+        if args.only in (None, "reader"):
+            # Last, so that the crops that calibrate it are cut by the whole pipeline just trained.
+            record.update(quantize_readers(args.out))
     record_path.write_text(json.dumps(record, indent=1) + "\n")
     return 0
