@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spider_vision.vision.errors import VisionError
+from spider_vision.vision.errors import ModelMissingError, VisionError
 from spider_vision.vision.models import Models, reader_file
 from spider_vision.vision.pipeline import read_table
 from spider_vision.vision.training.dataset import TRAIN_SEEDS, render_seed
@@ -105,6 +105,8 @@ def quantize_readers(folder: Path, seeds: Sequence[int] = CALIBRATION_SEEDS) -> 
     paths: list[Path] = []
     while (folder / reader_file(len(paths) + 1)).is_file():
         paths.append(folder / reader_file(len(paths) + 1))
+    if not paths:
+        raise ModelMissingError(f"no {reader_file(1)} in '{folder}' to quantize")
     floats = [path for path in paths if not is_quantized(path)]
     if not floats:
         return {}

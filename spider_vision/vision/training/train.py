@@ -18,6 +18,7 @@ import argparse
 import hashlib
 import json
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar, cast
@@ -28,6 +29,7 @@ import torch
 from torch import nn
 
 from spider_vision.vision.training.augment import low_resolution, photometric
+from spider_vision.vision.errors import VisionError
 from spider_vision.vision.geometry import CORNER_CROP, STRIP_CROP
 from spider_vision.vision.models import Models, counter_file, reader_file
 from spider_vision.vision.training.dataset import (
@@ -310,7 +312,11 @@ def main(argv: list[str] | None = None) -> int:
     record_path = args.out / "training.json"
     if args.only == "quantize":
         record = json.loads(record_path.read_text()) if record_path.exists() else {}
-        record.update(quantize_readers(args.out))
+        try:
+            record.update(quantize_readers(args.out))
+        except VisionError as error:
+            print(f"spider-vision training: {error}", file=sys.stderr)
+            return 2
         record_path.write_text(json.dumps(record, indent=1) + "\n")
         return 0
     train_paths = _every_training_range(

@@ -12,6 +12,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from spider_vision.vision.errors import ModelMissingError
 from spider_vision.vision.models import DEFAULT_MODELS, Models
 from spider_vision.vision.training.quantize import (
     calibration_crops, is_quantized, quantize_reader, quantize_readers,
@@ -78,6 +79,11 @@ def test_quantizing_int8_readers_again_changes_nothing(tmp_path: Path) -> None:
     before = {path.name: path.read_bytes() for path in tmp_path.glob("reader*.onnx")}
     assert quantize_readers(tmp_path) == {}
     assert {path.name: path.read_bytes() for path in tmp_path.glob("reader*.onnx")} == before
+
+
+def test_a_folder_without_readers_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelMissingError, match="no reader.onnx"):
+        quantize_readers(tmp_path)
 
 
 def test_calibration_crops_are_the_corners_the_pipeline_reads() -> None:
