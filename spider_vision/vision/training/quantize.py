@@ -32,7 +32,7 @@ __all__ = ["CALIBRATION_SEEDS", "calibration_crops", "is_quantized", "quantize_r
 logger = logging.getLogger(__name__)
 
 CALIBRATION_SEEDS = range(TRAIN_SEEDS[0].start, TRAIN_SEEDS[0].start + 60)
-"""Training tables whose corner crops set the activation ranges (about 3,500 crops)."""
+"""Training tables whose corner crops set the activation ranges (1,541 crops with the shipped models)."""
 CALIBRATION_SIZES = ((1280, 720), (1920, 1080))
 """Picture sizes, taken in turn, so that the crops come from near and far cards alike."""
 BATCH = 256
