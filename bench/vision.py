@@ -1,7 +1,7 @@
 """Reading accuracy and speed of the vision pipeline on rendered tables it never trained on.
 
     python3 bench/vision.py [--scenes N] [--style-scenes N] [--first K] [--size WxH] [--turn K] [--late]
-                            [--by-scene] [--timing N] [--threads T] [--json OUT]
+                            [--by-scene] [--timing N] [--time-against DIR] [--threads T] [--json OUT]
 
 Two held-out sets: seeds the training never used (training card styles), and
 the unseen style (procedural decks in the Caladea font, left out of
@@ -206,14 +206,42 @@ def measure_samples(models: Models, turn: int = 0) -> dict[str, float]:
     return summarise(total, len(stills))
 
 
+def _timing_frames(count: int) -> list[Rendering]:
+    return [render_seed(HELD_OUT_SEEDS + 5000 + k, width=1920, height=1080) for k in range(count)]
+
+
+def _read_ms(frame: Rendering, models: Models) -> float:
+    started = time.perf_counter()
+    _read(frame.image, models, int(frame.spn.split(" ")[-1]))
+    return (time.perf_counter() - started) * 1000
+
+
 def timing(count: int, models: Models) -> float:
-    frames = [render_seed(HELD_OUT_SEEDS + 5000 + k, width=1920, height=1080) for k in range(count)]
-    times = []
-    for frame in frames[:1] + frames:
-        started = time.perf_counter()
-        _read(frame.image, models, int(frame.spn.split(" ")[-1]))
-        times.append((time.perf_counter() - started) * 1000)
+    frames = _timing_frames(count)
+    times = [_read_ms(frame, models) for frame in frames[:1] + frames]
     return float(np.median(times[1:]))
+
+
+def timing_against(count: int, models: Models, other: Models, passes: int = 5) -> dict[str, float]:
+    """Median ms per frame of ``models`` and ``other``, each frame read by both back to back (the order
+    alternating), ``passes`` times over: on a shared machine whose speed drifts, separate runs differ
+    more than two sets of models do."""
+    frames = _timing_frames(count)
+    for pair in (models, other):
+        _read_ms(frames[0], pair)
+    ours: list[float] = []
+    theirs: list[float] = []
+    for round_ in range(passes):
+        for k, frame in enumerate(frames):
+            if (round_ + k) % 2:
+                theirs.append(_read_ms(frame, other))
+                ours.append(_read_ms(frame, models))
+            else:
+                ours.append(_read_ms(frame, models))
+                theirs.append(_read_ms(frame, other))
+    return {"ms_per_1080p_frame": round(float(np.median(ours)), 1),
+            "other_ms_per_1080p_frame": round(float(np.median(theirs)), 1),
+            "median_ratio_to_other": round(float(np.median(np.divide(ours, theirs))), 3)}
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -248,6 +276,9 @@ def main() -> int:
     parser.add_argument("--timing", type=int, default=10, help="1920x1080 frames timed (default 10)")
     parser.add_argument("--threads", type=int, default=1, help="onnxruntime threads (default 1)")
     parser.add_argument("--models", type=Path, default=None)
+    parser.add_argument("--time-against", type=Path, default=None,
+                        help="another models folder: time each of the --timing frames with both, back to "
+                             "back, five passes, and give both medians and their ratio frame by frame")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -263,7 +294,10 @@ def main() -> int:
                                          args.turn, args.by_scene, args.late)
     if args.samples:
         figures["bundled_stills"] = measure_samples(models, args.turn)
-    if args.timing:
+    if args.timing and args.time_against is not None:
+        figures.update(timing_against(args.timing, models, Models.load(args.time_against, threads=args.threads)))
+        figures["threads"] = args.threads
+    elif args.timing:
         figures["ms_per_1080p_frame"] = round(timing(args.timing, models), 1)
         figures["threads"] = args.threads
     print(json.dumps(figures, indent=1))

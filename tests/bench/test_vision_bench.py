@@ -101,3 +101,19 @@ def test_vision_bench_splits_its_figures_by_kind_of_scene() -> None:
     for group in groups.values():
         assert group["scenes"] >= 1
         assert group["exact_position"] is None if group["full_views"] == 0 else 0 <= group["exact_position"] <= 1
+
+
+@pytest.mark.parametrize(("against", "keys"), [
+    (False, {"ms_per_1080p_frame", "threads"}),
+    (True, {"ms_per_1080p_frame", "other_ms_per_1080p_frame", "median_ratio_to_other", "threads"}),
+])
+def test_vision_bench_times_frames_alone_or_against_other_models(against: bool, keys: set[str]) -> None:
+    options = ["--time-against", str(ROOT / "models")] if against else []
+    figures = _run(str(ROOT / "bench" / "vision.py"), "--scenes", "0", "--style-scenes", "0", "--samples", "0",
+                   "--timing", "1", *options)
+    assert set(figures) == keys
+    assert 1 < figures["ms_per_1080p_frame"] < 10_000
+    if against:
+        assert 1 < figures["other_ms_per_1080p_frame"] < 10_000
+        ratio = figures["ms_per_1080p_frame"] / figures["other_ms_per_1080p_frame"]
+        assert figures["median_ratio_to_other"] > 0 and 0.2 < ratio < 5
