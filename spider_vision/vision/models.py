@@ -21,7 +21,7 @@ import onnxruntime as ort
 
 from spider_vision.vision.errors import ModelMissingError
 
-__all__ = ["DEFAULT_MODELS", "Models", "counter_file", "reader_file"]
+__all__ = ["DEFAULT_MODELS", "Models", "counter_file", "member_paths", "reader_file"]
 
 logger = logging.getLogger(__name__)
 
@@ -73,9 +73,10 @@ def counter_file(number: int) -> str:
     return _member_file("counter", number)
 
 
-def _member_paths(folder: Path, stem: str) -> list[Path]:
-    """``<stem>.onnx`` first (deck calibration keeps prototypes of the first reader's embedding), then
-    ``<stem>-2.onnx``, ... up to the first number missing."""
+def member_paths(folder: Path, stem: str) -> list[Path]:
+    """``<stem>.onnx`` first (deck calibration keeps prototypes of the first reader's embedding; it is
+    listed even when missing, so that loading says so), then ``<stem>-2.onnx``, ... up to the first
+    number missing."""
     paths = [folder / _member_file(stem, 1)]
     while (folder / _member_file(stem, len(paths) + 1)).is_file():
         paths.append(folder / _member_file(stem, len(paths) + 1))
@@ -92,8 +93,8 @@ class Models:
     def load(cls, folder: str | Path | None = None, threads: int | None = None) -> Models:
         folder = Path(folder or os.environ.get("SPIDER_VISION_MODELS") or DEFAULT_MODELS)
         threads = threads if threads is not None else int(os.environ.get("SPIDER_VISION_THREADS", "1"))
-        readers = tuple(_session(path, threads) for path in _member_paths(folder, "reader"))
-        counters = tuple(_session(path, threads) for path in _member_paths(folder, "counter"))
+        readers = tuple(_session(path, threads) for path in member_paths(folder, "reader"))
+        counters = tuple(_session(path, threads) for path in member_paths(folder, "counter"))
         return cls(_session(folder / "detector.onnx", threads), readers, counters)
 
     @classmethod

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from spider_vision.vision.errors import ModelMissingError, VisionError
-from spider_vision.vision.models import Models, reader_file
+from spider_vision.vision.models import Models, member_paths, reader_file
 from spider_vision.vision.pipeline import read_table
 from spider_vision.vision.training.dataset import TRAIN_SEEDS, render_seed
 
@@ -102,9 +102,7 @@ def quantize_readers(folder: Path, seeds: Sequence[int] = CALIBRATION_SEEDS) -> 
     """Quantize every float reader in ``folder`` (``reader.onnx``, ``reader-2.onnx``, ...) in place; the
     ``training.json`` fields that say how. Readers already int8 are left alone, so running it twice
     changes nothing."""
-    paths: list[Path] = []
-    while (folder / reader_file(len(paths) + 1)).is_file():
-        paths.append(folder / reader_file(len(paths) + 1))
+    paths = [path for path in member_paths(folder, "reader") if path.is_file()]
     if not paths:
         raise ModelMissingError(f"no {reader_file(1)} in '{folder}' to quantize")
     floats = [path for path in paths if not is_quantized(path)]
