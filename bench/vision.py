@@ -231,14 +231,11 @@ def timing_against(count: int, models: Models, other: Models, passes: int = 5) -
         _read_ms(frames[0], pair)
     ours: list[float] = []
     theirs: list[float] = []
+    pairs = [(models, ours), (other, theirs)]
     for round_ in range(passes):
         for k, frame in enumerate(frames):
-            if (round_ + k) % 2:
-                theirs.append(_read_ms(frame, other))
-                ours.append(_read_ms(frame, models))
-            else:
-                ours.append(_read_ms(frame, models))
-                theirs.append(_read_ms(frame, other))
+            for read_by, times in pairs[::-1] if (round_ + k) % 2 else pairs:
+                times.append(_read_ms(frame, read_by))
     return {"ms_per_1080p_frame": round(float(np.median(ours)), 1),
             "other_ms_per_1080p_frame": round(float(np.median(theirs)), 1),
             "median_ratio_to_other": round(float(np.median(np.divide(ours, theirs))), 3)}
@@ -294,11 +291,12 @@ def main() -> int:
                                          args.turn, args.by_scene, args.late)
     if args.samples:
         figures["bundled_stills"] = measure_samples(models, args.turn)
-    if args.timing and args.time_against is not None:
-        figures.update(timing_against(args.timing, models, Models.load(args.time_against, threads=args.threads)))
-        figures["threads"] = args.threads
-    elif args.timing:
-        figures["ms_per_1080p_frame"] = round(timing(args.timing, models), 1)
+    if args.timing:
+        if args.time_against is None:
+            figures["ms_per_1080p_frame"] = round(timing(args.timing, models), 1)
+        else:
+            other = Models.load(args.time_against, threads=args.threads)
+            figures.update(timing_against(args.timing, models, other))
         figures["threads"] = args.threads
     print(json.dumps(figures, indent=1))
     if args.json:
