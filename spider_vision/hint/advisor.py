@@ -107,7 +107,8 @@ class HintLimits:
     the same on any machine and under any load, which is what a benchmark
     wants. With ``nodes_per_move=None`` the budget is counted in seconds
     instead: ``movetime`` is then the mean wall time per hint, banked the
-    same way. ``samples`` is the number of worlds kept.
+    same way. ``samples`` is the number of worlds kept: 4 and 16 both won
+    fewer two-suit games than 8 (``docs/hints.md``, stop 78).
     ``first_width`` is the solver's first beam in each world: a narrow one
     solves easy worlds in fewer positions (two suits, first beam 10: a
     quarter of the positions, 0.21 instead of 0.26 CPU s a hint) but did not
