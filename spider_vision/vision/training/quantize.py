@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from spider_vision.vision.errors import ModelMissingError, VisionError
+from spider_vision.vision.geometry import CORNER_CROP
 from spider_vision.vision.models import Models, member_paths, reader_file
 from spider_vision.vision.pipeline import read_table
 from spider_vision.vision.training.dataset import TRAIN_SEEDS, render_seed
@@ -52,7 +53,7 @@ class _RecordingModels(Models):
 
 
 def calibration_crops(models: Models, seeds: Sequence[int] = CALIBRATION_SEEDS) -> np.ndarray:
-    """The corner crops (n, 40, 40, 3) that reading the training tables ``seeds`` gives the readers."""
+    """The corner crops (n, height, width, 3 by ``CORNER_CROP``) that reading the tables ``seeds`` gives the readers."""
     recording = _RecordingModels(models.detector, models.readers, models.counters)
     for k, seed in enumerate(seeds):
         width, height = CALIBRATION_SIZES[k % len(CALIBRATION_SIZES)]
@@ -62,7 +63,7 @@ def calibration_crops(models: Models, seeds: Sequence[int] = CALIBRATION_SEEDS) 
         except VisionError:
             continue
     if not recording.crops:
-        return np.zeros((0, 40, 40, 3), np.uint8)
+        return np.zeros((0, CORNER_CROP[1], CORNER_CROP[0], 3), np.uint8)
     return np.concatenate(recording.crops)
 
 

@@ -310,8 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     record_path = args.out / "training.json"
+    record = json.loads(record_path.read_text()) if record_path.exists() else {}
     if args.only == "quantize":
-        record = json.loads(record_path.read_text()) if record_path.exists() else {}
         try:
             record.update(quantize_readers(args.out))
         except VisionError as error:
@@ -325,7 +325,6 @@ def main(argv: list[str] | None = None) -> int:
     style_paths = generate(args.data, STYLE_SEEDS, held_out_style=True, shard_size=SHARD)
     train = load(train_paths)
     args.out.mkdir(parents=True, exist_ok=True)
-    record = json.loads(record_path.read_text()) if record_path.exists() else {}
     record.update({"seed": args.seed, "train_seeds": [[seeds.start, seeds.stop] for seeds in TRAIN_SEEDS],
                    "font_seeds": [[seeds.start, seeds.stop] for seeds in FONT_SEEDS],
                    "valid_seeds": [VALID_SEEDS.start, VALID_SEEDS.stop],
