@@ -80,10 +80,9 @@ def measure(deck: str, seeds: range, models: Models, suit: str | None = None) ->
     totals: dict[str, dict[str, int]] = {"uncalibrated": {}, "calibrated": {}}
     for table_seed in seeds:
         rendering = render_seed(table_seed, deck=deck)
-        mode = int(rendering.spn.split()[-1])
         for name, used in (("uncalibrated", None), ("calibrated", calibration)):
             try:
-                reading = read_table(rendering.image, models, suits=mode, calibration=used)
+                reading = read_table(rendering.image, models, suits=rendering.suits, calibration=used)
             except VisionError:
                 reading = None
             counts = score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view, rendering.scene.hands)

@@ -131,7 +131,7 @@ def measure(seeds: range, held_out_style: bool, models: Models, size: tuple[int,
     for seed in seeds:
         rendering = render_seed(seed, held_out_style=held_out_style, width=size[0], height=size[1],
                                 position=late_position(seed) if late else None)
-        reading = _read(rendering.image, models, int(rendering.spn.split(" ")[-1]), turn)
+        reading = _read(rendering.image, models, rendering.suits, turn)
         counts = score(reading, rendering.cards, rendering.spn, rendering.scene.fit_view, rendering.scene.hands)
         _add(total, counts)
         for name, belongs in SCENE_GROUPS:
@@ -160,7 +160,7 @@ def _add(total: dict[str, int], counts: dict[str, int]) -> None:
         total[key] = total.get(key, 0) + value
 
 
-def _read(image: np.ndarray, models: Models, suits: int, turn: int = 0) -> TableReading | None:
+def _read(image: np.ndarray, models: Models, suits: int | None, turn: int = 0) -> TableReading | None:
     """The picture read after ``turn`` quarter turns anticlockwise, its cards mapped back into its pixels."""
     turned = np.ascontiguousarray(np.rot90(image, turn))
     try:
@@ -212,7 +212,7 @@ def _timing_frames(count: int) -> list[Rendering]:
 
 def _read_ms(frame: Rendering, models: Models) -> float:
     started = time.perf_counter()
-    _read(frame.image, models, int(frame.spn.split(" ")[-1]))
+    _read(frame.image, models, frame.suits)
     return (time.perf_counter() - started) * 1000
 
 

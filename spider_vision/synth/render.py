@@ -48,6 +48,11 @@ class Rendering:
     spn: str = ""
     hands: tuple[tuple[tuple[float, float], ...], ...] = ()
 
+    @property
+    def suits(self) -> int | None:
+        """The suit mode of the position shown (the SPN's last field), or ``None`` where no SPN was given."""
+        return int(self.spn.split()[-1]) if self.spn else None
+
     def to_json(self) -> dict[str, Any]:
         height, width = self.image.shape[:2]
         return {

@@ -217,6 +217,13 @@ def test_truth_json_round_trip(tmp_path) -> None:
     assert [card.to_json() for card in cards] == data["cards"]
 
 
+@pytest.mark.parametrize("suits", [1, 2, 4])
+def test_a_rendering_knows_the_suit_mode_of_its_position(suits: int) -> None:
+    rendering = render(deal_position(18, suits), random_scene(18, 320, 180), 18)
+    assert rendering.suits == suits
+    assert Rendering(rendering.image, rendering.cards, rendering.scene, rendering.seed).suits is None
+
+
 def test_every_card_of_the_position_is_in_the_truth() -> None:
     position = _mid_game(17, 4, 30)
     rendering = render(position, random_scene(17, 480, 270), 17)

@@ -92,7 +92,7 @@ def test_exposed_cards_whose_index_a_neighbouring_column_covers_are_read(models:
         paper = np.median(image[margin[:, 1], margin[:, 0]], axis=0)
         strip = np.array([o, o + 0.22 * r, o + 0.22 * r + d, o + d]).round().astype(np.int32)
         cv2.fillConvexPoly(image, strip, [int(v) for v in paper])  # the left edge, index and all, blank
-    reading = read_table(image, models, suits=int(rendering.spn.split()[-1]))
+    reading = read_table(image, models, suits=rendering.suits)
     assert len(exposed) >= 6
     for card in exposed:
         pile = sorted((c for c in reading.cards if c.column == card.column and c.face_up), key=lambda c: c.index)

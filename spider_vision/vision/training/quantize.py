@@ -59,7 +59,7 @@ def calibration_crops(models: Models, seeds: Sequence[int] = CALIBRATION_SEEDS) 
         width, height = CALIBRATION_SIZES[k % len(CALIBRATION_SIZES)]
         rendering = render_seed(seed, width=width, height=height)
         try:
-            read_table(rendering.image, recording, suits=int(rendering.spn.split()[-1]))
+            read_table(rendering.image, recording, suits=rendering.suits)
         except VisionError:
             continue
     if not recording.crops:
