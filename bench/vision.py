@@ -79,9 +79,9 @@ TIGHT_STEP = 0.21
 next card hides much of each index."""
 
 SCENE_GROUPS: tuple[tuple[str, Callable[[Rendering], bool]], ...] = (
-    ("1 suit", lambda r: r.spn.endswith(" 1")),
-    ("2 suits", lambda r: r.spn.endswith(" 2")),
-    ("4 suits", lambda r: r.spn.endswith(" 4")),
+    ("1 suit", lambda r: r.suits == 1),
+    ("2 suits", lambda r: r.suits == 2),
+    ("4 suits", lambda r: r.suits == 4),
     ("a hand over the table", lambda r: r.scene.hands > 0),
     ("no hand", lambda r: r.scene.hands == 0),
     ("turned 20 degrees or more", lambda r: _turned(r.scene.roll) >= 20),

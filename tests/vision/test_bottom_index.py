@@ -97,7 +97,7 @@ def test_an_exposed_card_the_top_index_left_unsure_is_read() -> None:
     # Held-out table 100103, a fresh deal: column a's 3s was reported uncertain (??) from its top index
     # alone, so the position was not exact.
     rendering = render_seed(100103)
-    reading = read_table(rendering.image, Models.load(), suits=int(rendering.spn.split(" ")[-1]))
+    reading = read_table(rendering.image, Models.load(), suits=rendering.suits)
     assert [card.card for card in reading.column(0) if card.face_up] == [Card(3, "s")]
     assert reading.position is not None and "??" not in reading.position
     truth = Position.from_spn(rendering.spn)
